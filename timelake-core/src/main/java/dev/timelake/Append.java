@@ -1,0 +1,160 @@
+package dev.timelake;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.write.AppendOperation;
+import dev.timelake.write.AppendSource;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/**
+ * Builds one append: add sources, optionally a batch id, then {@link #commit()}. The whole append
+ * is one atomic commit; invalid input commits nothing.
+ *
+ * <pre>{@code
+ * AppendResult result = table.newAppend()
+ *     .batchId("gateway-7/2026-01-01T10")
+ *     .fromParquet(Path.of("readings.parquet"))
+ *     .commit();
+ * }</pre>
+ */
+public final class Append {
+  private final LakeCatalog catalog;
+  private final LoadedTable table;
+  private final List<AppendSource> sources = new ArrayList<>();
+  private List<String> pendingColumns = List.of();
+  private List<List<Object>> pendingRows = new ArrayList<>();
+  private Optional<String> batchId = Optional.empty();
+  private Clock clock = Clock.systemUTC();
+  private Consumer<String> progress = message -> {};
+
+  Append(LakeCatalog catalog, LoadedTable table) {
+    this.catalog = catalog;
+    this.table = table;
+  }
+
+  /** Makes the append idempotent: if a snapshot with this id is committed, nothing is written. */
+  public Append batchId(String id) {
+    requireNonNull(id, "id is null");
+    if (id.isBlank()) {
+      throw TimelakeException.validation("Invalid batch id for %s: it is blank", table.name());
+    }
+    this.batchId = Optional.of(id);
+    return this;
+  }
+
+  /** Adds Parquet files. */
+  public Append fromParquet(Path... files) {
+    flushRows();
+    sources.add(new AppendSource.ParquetFiles(Arrays.asList(files)));
+    return this;
+  }
+
+  /** Adds a CSV ({@code .csv}, {@code .csv.gz}) or TSV ({@code .tsv}) file with a header row. */
+  public Append fromCsv(Path file) {
+    flushRows();
+    sources.add(new AppendSource.CsvFile(file));
+    return this;
+  }
+
+  /** Adds a file by its extension: Parquet, CSV, TSV or gzipped CSV. */
+  public Append fromFile(Path file) {
+    String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    if (name.endsWith(".parquet")) {
+      return fromParquet(file);
+    }
+    if (name.endsWith(".csv")
+        || name.endsWith(".tsv")
+        || name.endsWith(".csv.gz")
+        || name.endsWith(".tsv.gz")) {
+      return fromCsv(file);
+    }
+    throw TimelakeException.validation(
+        "Cannot append %s to %s: unknown file type (expected .parquet, .csv, .csv.gz or .tsv)",
+        file, table.name());
+  }
+
+  /** Adds an Arrow stream; the append consumes it. */
+  public Append fromArrow(ArrowReader reader) {
+    flushRows();
+    sources.add(new AppendSource.ArrowStream(reader));
+    return this;
+  }
+
+  /** Adds the batch in {@code root}. */
+  public Append fromArrow(VectorSchemaRoot root) {
+    return fromArrow(new SingleBatchReader(root));
+  }
+
+  /** Adds the rows of a DuckDB query (plain DuckDB SQL; use a Session to read Timelake tables). */
+  public Append fromQuery(String sql) {
+    flushRows();
+    sources.add(new AppendSource.Query(sql));
+    return this;
+  }
+
+  /** Adds one row: values for the table's columns in order, without the insertion-time column. */
+  public Append row(Object... values) {
+    List<String> columns =
+        table.contract().columns().stream()
+            .map(Column::name)
+            .filter(name -> !table.contract().ingestTimeColumn().orElse("").equals(name))
+            .toList();
+    return addRow(columns, Arrays.asList(values));
+  }
+
+  /** Adds one row by column name; missing nullable columns are null. */
+  public Append row(Map<String, ?> values) {
+    return addRow(List.copyOf(values.keySet()), new ArrayList<>(values.values()));
+  }
+
+  private Append addRow(List<String> columns, List<Object> values) {
+    if (!columns.equals(pendingColumns)) {
+      flushRows();
+      pendingColumns = columns;
+    }
+    pendingRows.add(values);
+    return this;
+  }
+
+  private void flushRows() {
+    if (!pendingRows.isEmpty()) {
+      sources.add(new AppendSource.Rows(pendingColumns, pendingRows));
+      pendingRows = new ArrayList<>();
+    }
+  }
+
+  /** Uses {@code clock} for the insertion time (tests and imports that replay history). */
+  public Append clock(Clock clock) {
+    this.clock = requireNonNull(clock, "clock is null");
+    return this;
+  }
+
+  /** Receives short progress messages while the append runs. */
+  public Append progress(Consumer<String> listener) {
+    this.progress = requireNonNull(listener, "listener is null");
+    return this;
+  }
+
+  /** Writes and commits everything added; one Iceberg snapshot. */
+  public AppendResult commit() {
+    flushRows();
+    List<AppendSource> all = List.copyOf(sources);
+    try (EngineConnection connection = catalog.engine().connect()) {
+      return new AppendOperation(
+              table, connection, all, batchId, clock.instant(), "append", progress)
+          .run();
+    }
+  }
+}

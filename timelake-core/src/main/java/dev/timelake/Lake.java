@@ -1,0 +1,102 @@
+package dev.timelake;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.catalog.Catalogs;
+import dev.timelake.catalog.LakeCatalog;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A lake: the Iceberg catalog and storage that hold Timelake tables, plus the embedded DuckDB
+ * engine that queries them. Open one per process and share it; it is thread-safe. Close it to stop
+ * the engine.
+ *
+ * <pre>{@code
+ * try (Lake lake = Lake.open(Path.of("warehouse"))) {
+ *   Table readings = lake.table("iot.readings");
+ *   readings.newAppend().batchId("2026-01-01T10").fromCsv(Path.of("readings.csv")).commit();
+ *   try (Session session = lake.newSession()) {
+ *     session.sql("SELECT device, avg(value) FROM iot.readings GROUP BY device").print();
+ *   }
+ * }
+ * }</pre>
+ */
+public final class Lake implements AutoCloseable {
+  private final LakeCatalog catalog;
+
+  private Lake(LakeCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /**
+   * Opens the embedded lake in a warehouse folder, creating it when missing: an Iceberg JDBC
+   * catalog on a SQLite file plus one folder per table.
+   */
+  public static Lake open(Path warehouse) {
+    requireNonNull(warehouse, "warehouse is null");
+    Path root = warehouse.toAbsolutePath().normalize();
+    return new Lake(
+        new LakeCatalog(
+            Catalogs.openEmbedded(root), "warehouse " + root, root.resolve(".timelake-tmp")));
+  }
+
+  /**
+   * Opens a lake on any Iceberg catalog described by Iceberg catalog properties, e.g. {@code
+   * type=jdbc, uri=jdbc:postgresql://…, warehouse=s3://…} or {@code type=hadoop, warehouse=/data}.
+   * The engine spills to {@code tempDirectory}.
+   */
+  public static Lake open(Map<String, String> catalogProperties, Path tempDirectory) {
+    requireNonNull(catalogProperties, "catalogProperties is null");
+    String where = catalogProperties.getOrDefault("warehouse", catalogProperties.get("uri"));
+    return new Lake(
+        new LakeCatalog(Catalogs.open(catalogProperties), "catalog " + where, tempDirectory));
+  }
+
+  /** Creates a table; throws {@link AlreadyExistsException} if it exists. */
+  public Table createTable(TableDefinition definition) {
+    return new Table(catalog, catalog.create(definition));
+  }
+
+  /** The table {@code name} ({@code ns.table}, or {@code table} in namespace default). */
+  public Table table(String name) {
+    return table(TableName.parse(name));
+  }
+
+  /** The table {@code name}; throws {@link NotFoundException} if it does not exist. */
+  public Table table(TableName name) {
+    return new Table(catalog, catalog.require(name));
+  }
+
+  /** The table {@code name}, if it exists. */
+  public Optional<Table> findTable(TableName name) {
+    return catalog.load(name).map(loaded -> new Table(catalog, loaded));
+  }
+
+  /** Every table of the lake, sorted by name. */
+  public List<TableName> tables() {
+    return catalog.tables();
+  }
+
+  /** Drops a table and deletes its files; returns false if it did not exist. */
+  public boolean dropTable(TableName name) {
+    return catalog.drop(name);
+  }
+
+  /** A new SQL session with its own settings. Sessions are not thread-safe; use one per thread. */
+  public Session newSession() {
+    return new Session(catalog);
+  }
+
+  /** Where the lake lives, for messages. */
+  public String description() {
+    return catalog.description();
+  }
+
+  @Override
+  public void close() {
+    catalog.close();
+  }
+}

@@ -1,0 +1,119 @@
+package dev.timelake;
+
+import dev.timelake.sql.StatementOutcome;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The result of one statement: a cursor over a query's rows (JDBC-style: {@link #next()} then
+ * {@link #value(int)}), or a message for statements without rows. Timestamps with time zone come
+ * back as {@link java.time.OffsetDateTime} in UTC. Not thread-safe.
+ */
+public final class QueryResult implements AutoCloseable {
+  private final StatementOutcome outcome;
+  private final List<String> columnNames;
+  private final List<String> columnTypes;
+
+  QueryResult(StatementOutcome outcome) {
+    this.outcome = outcome;
+    List<String> names = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    if (outcome.resultSet().isPresent()) {
+      try {
+        ResultSetMetaData metadata = outcome.resultSet().get().getMetaData();
+        for (int i = 1; i <= metadata.getColumnCount(); i++) {
+          names.add(metadata.getColumnLabel(i));
+          types.add(metadata.getColumnTypeName(i));
+        }
+      } catch (SQLException e) {
+        throw new QueryFailedException("Cannot read result columns: " + e.getMessage(), e);
+      }
+    }
+    this.columnNames = Collections.unmodifiableList(names);
+    this.columnTypes = Collections.unmodifiableList(types);
+  }
+
+  /** True when the statement returned rows (even zero of them). */
+  public boolean hasRows() {
+    return outcome.resultSet().isPresent();
+  }
+
+  /** Column names of the rows, in order; empty for statements without rows. */
+  public List<String> columnNames() {
+    return columnNames;
+  }
+
+  /** DuckDB type names of the columns, in order. */
+  public List<String> columnTypes() {
+    return columnTypes;
+  }
+
+  /** Moves to the next row; false when there is none. */
+  public boolean next() {
+    try {
+      return outcome.resultSet().isPresent() && outcome.resultSet().get().next();
+    } catch (SQLException e) {
+      throw new QueryFailedException("Cannot read the next row: " + e.getMessage(), e);
+    }
+  }
+
+  /** The value of column {@code index} (0-based) in the current row. */
+  public Object value(int index) {
+    try {
+      return resultSet().getObject(index + 1);
+    } catch (SQLException e) {
+      throw new QueryFailedException(
+          "Cannot read column " + index + " of the current row: " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads every remaining row. */
+  public List<List<Object>> rows() {
+    List<List<Object>> rows = new ArrayList<>();
+    while (next()) {
+      List<Object> row = new ArrayList<>(columnNames.size());
+      for (int i = 0; i < columnNames.size(); i++) {
+        row.add(value(i));
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** What a statement without rows reports, e.g. {@code Created table iot.readings}. */
+  public String message() {
+    return outcome.message();
+  }
+
+  /** The append an INSERT made. */
+  public Optional<AppendResult> append() {
+    return outcome.append();
+  }
+
+  /** What Timelake did to run the statement: files planned, pruned, deduplicated; the SQL run. */
+  public List<String> explanation() {
+    return outcome.explanation();
+  }
+
+  private ResultSet resultSet() {
+    return outcome
+        .resultSet()
+        .orElseThrow(() -> new IllegalStateException("The statement returned no rows"));
+  }
+
+  @Override
+  public void close() {
+    if (outcome.resultSet().isPresent()) {
+      try {
+        outcome.resultSet().get().close();
+      } catch (SQLException e) {
+        throw new QueryFailedException("Cannot close the result: " + e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.timelake;
+
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.sql.SqlSession;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * A SQL session: DuckDB SQL over the lake's tables, with Timelake's DDL ({@code CREATE TABLE … WITH
+ * (…)}, {@code DROP TABLE}), {@code INSERT}, {@code SET timelake.<setting> = …}, {@code SHOW
+ * TABLES} and {@code DESCRIBE}. Every read sees each table's current snapshot, pruned by the
+ * query's time and series-key filters and deduplicated. Not thread-safe; close it when done.
+ *
+ * <pre>{@code
+ * try (Session session = lake.newSession();
+ *     QueryResult result = session.sql("SELECT device, max(value) FROM iot.readings GROUP BY ALL")) {
+ *   while (result.next()) {
+ *     System.out.println(result.value(0) + " " + result.value(1));
+ *   }
+ * }
+ * }</pre>
+ */
+public final class Session implements AutoCloseable {
+  private final SqlSession session;
+
+  Session(LakeCatalog catalog) {
+    this.session = new SqlSession(catalog);
+  }
+
+  /**
+   * Runs one statement. A query's rows stream from the result, which stays valid until the next
+   * statement of this session; close it when done.
+   */
+  public QueryResult sql(String sql) {
+    return new QueryResult(session.execute(sql));
+  }
+
+  /** Sets a session-level setting, like {@code SET timelake.read_dedup = false}. */
+  public Session set(String setting, String value) {
+    session.settings().set(setting, value);
+    return this;
+  }
+
+  /** The settings set in this session. */
+  public Map<String, String> settings() {
+    return session.settings().values();
+  }
+
+  /** Uses {@code clock} for the insertion time of INSERT statements. */
+  public Session clock(Clock clock) {
+    session.clock(clock);
+    return this;
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+}

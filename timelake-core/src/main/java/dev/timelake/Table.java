@@ -1,0 +1,88 @@
+package dev.timelake;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.table.TableContract;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Timelake table as loaded at one moment. Reads describe that moment; {@link #refresh()} loads
+ * the newest state. Operations that commit are builders: {@link #newAppend()}.
+ */
+public final class Table {
+  private final LakeCatalog catalog;
+  private final LoadedTable loaded;
+
+  Table(LakeCatalog catalog, LoadedTable loaded) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.loaded = requireNonNull(loaded, "loaded is null");
+  }
+
+  /** The table's name. */
+  public TableName name() {
+    return loaded.name();
+  }
+
+  /** The columns in schema order, including the insertion-time column if the table has one. */
+  public List<Column> columns() {
+    return loaded.contract().columns();
+  }
+
+  /** The time column of a time-series table; empty for a plain table. */
+  public Optional<String> timeColumn() {
+    return loaded.contract().timeColumn();
+  }
+
+  /** The ordered series key; empty when the table has none. */
+  public List<String> seriesKey() {
+    return loaded.contract().seriesKey();
+  }
+
+  /** The time partition size. */
+  public Chunk chunk() {
+    return loaded.contract().chunk();
+  }
+
+  /** The insertion-time column ({@code _ingest_ts}), if the table has one. */
+  public Optional<String> ingestTimeColumn() {
+    return loaded.contract().ingestTimeColumn();
+  }
+
+  /** The table's Timelake settings as stored (names without the {@code timelake.} prefix). */
+  public Map<String, String> settings() {
+    return loaded.contract().settings();
+  }
+
+  /** Starts an append; nothing happens until {@link Append#commit()}. */
+  public Append newAppend() {
+    return new Append(catalog, loaded);
+  }
+
+  /** Files, rows, partitions and snapshots of the current state. */
+  public TableInfo info() {
+    return TableInfo.of(loaded);
+  }
+
+  /** Sets table-level settings in one commit; an empty value resets a setting to its default. */
+  public Table alter(Map<String, String> settings) {
+    return new Table(catalog, catalog.setProperties(name(), settings));
+  }
+
+  /** The newest committed state of this table. */
+  public Table refresh() {
+    return new Table(catalog, catalog.require(name()));
+  }
+
+  TableContract contract() {
+    return loaded.contract();
+  }
+
+  @Override
+  public String toString() {
+    return name().toString();
+  }
+}

@@ -1,0 +1,168 @@
+package dev.timelake.catalog;
+
+import dev.timelake.NotFoundException;
+import dev.timelake.TableDefinition;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import dev.timelake.engine.Engine;
+import dev.timelake.table.Level;
+import dev.timelake.table.Setting;
+import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
+import dev.timelake.table.TableCreator;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+
+/**
+ * The lake's catalog and engine as the implementation sees them: loads tables with their contract,
+ * lists, creates and drops them, and owns the DuckDB engine (started on first use). Thread-safe.
+ */
+public final class LakeCatalog implements AutoCloseable {
+  private final Catalog catalog;
+  private final String description;
+  private final Path tempDirectory;
+  private Engine engine;
+
+  public LakeCatalog(Catalog catalog, String description, Path tempDirectory) {
+    this.catalog = catalog;
+    this.description = description;
+    this.tempDirectory = tempDirectory;
+  }
+
+  /** Where the lake lives, for messages. */
+  public String description() {
+    return description;
+  }
+
+  /** The DuckDB engine, started on first use. */
+  public synchronized Engine engine() {
+    if (engine == null) {
+      try {
+        Files.createDirectories(tempDirectory);
+      } catch (IOException e) {
+        throw TimelakeException.validation(
+            "Cannot create the engine's temporary folder %s: %s", tempDirectory, e.getMessage());
+      }
+      engine = Engine.start(tempDirectory.toString());
+    }
+    return engine;
+  }
+
+  /** The table's current state, if it exists. */
+  public Optional<LoadedTable> load(TableName name) {
+    try {
+      Table table = catalog.loadTable(identifier(name));
+      return Optional.of(new LoadedTable(name, table, TableContract.of(name, table)));
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The table's current state; throws naming the table when it does not exist. */
+  public LoadedTable require(TableName name) {
+    return load(name)
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "Table "
+                        + name
+                        + " does not exist in "
+                        + description
+                        + " (tables: "
+                        + String.join(", ", tables().stream().map(TableName::toString).toList())
+                        + ")"));
+  }
+
+  /** True when the table exists. */
+  public boolean exists(TableName name) {
+    return catalog.tableExists(identifier(name));
+  }
+
+  /** Every table of every namespace, sorted. */
+  public List<TableName> tables() {
+    List<TableName> names = new ArrayList<>();
+    for (Namespace namespace : namespaces()) {
+      for (TableIdentifier id : catalog.listTables(namespace)) {
+        names.add(new TableName(namespace.toString(), id.name()));
+      }
+    }
+    names.sort(null);
+    return names;
+  }
+
+  private List<Namespace> namespaces() {
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      return namespaces.listNamespaces();
+    }
+    return List.of(Namespace.of(TableName.DEFAULT_NAMESPACE));
+  }
+
+  /** Creates a table; see {@link TableCreator}. */
+  public LoadedTable create(TableDefinition definition) {
+    Table table = TableCreator.create(catalog, definition);
+    return new LoadedTable(definition.name(), table, TableContract.of(definition.name(), table));
+  }
+
+  /** Drops a table and deletes its files; false when it did not exist. */
+  public boolean drop(TableName name) {
+    return catalog.dropTable(identifier(name), true);
+  }
+
+  /**
+   * Sets table-level settings in one metadata commit; an empty value resets a setting to its
+   * default. Unknown names, settings not allowed at table level and bad values are rejected.
+   */
+  public LoadedTable setProperties(TableName name, Map<String, String> values) {
+    LoadedTable loaded = require(name);
+    UpdateProperties update = loaded.iceberg().updateProperties();
+    for (Map.Entry<String, String> entry : values.entrySet()) {
+      Setting setting = Settings.require(entry.getKey());
+      if (!setting.allows(Level.TABLE)) {
+        throw TimelakeException.validation(
+            "Cannot alter %s: setting '%s' cannot be changed after creation (allowed: %s)",
+            name, setting.name(), setting.levelNames());
+      }
+      String value = entry.getValue();
+      if (value == null || value.isEmpty()) {
+        update.remove(setting.propertyKey());
+      } else {
+        update.set(setting.propertyKey(), setting.canonical(value));
+      }
+    }
+    update.commit();
+    return require(name);
+  }
+
+  private static TableIdentifier identifier(TableName name) {
+    return TableIdentifier.of(name.namespace(), name.name());
+  }
+
+  @Override
+  public synchronized void close() {
+    if (engine != null) {
+      engine.close();
+      engine = null;
+    }
+    if (catalog instanceof Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        throw new TimelakeException(
+            dev.timelake.ErrorCode.INTERNAL, "Cannot close catalog: " + e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,16 @@
+package dev.timelake.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.TableName;
+import dev.timelake.table.TableContract;
+import org.apache.iceberg.Table;
+
+/** An Iceberg table as loaded at one moment, with its Timelake contract. */
+public record LoadedTable(TableName name, Table iceberg, TableContract contract) {
+  public LoadedTable {
+    requireNonNull(name, "name is null");
+    requireNonNull(iceberg, "iceberg is null");
+    requireNonNull(contract, "contract is null");
+  }
+}

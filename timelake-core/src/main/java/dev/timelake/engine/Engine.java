@@ -1,0 +1,58 @@
+package dev.timelake.engine;
+
+import dev.timelake.ErrorCode;
+import dev.timelake.QueryFailedException;
+import dev.timelake.TimelakeException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The embedded DuckDB database that runs every query, staging and file write. One per lake; {@link
+ * #connect()} hands out connections that share its memory and threads but keep their own temporary
+ * views and settings. Thread-safe.
+ */
+public final class Engine implements AutoCloseable {
+  private final DuckDBConnection database;
+
+  private Engine(DuckDBConnection database) {
+    this.database = database;
+  }
+
+  /** Starts an in-memory DuckDB; its spill files go under {@code tempDirectory}. */
+  public static Engine start(String tempDirectory) {
+    try {
+      Properties properties = new Properties();
+      properties.setProperty("temp_directory", tempDirectory);
+      properties.setProperty("preserve_insertion_order", "true");
+      Connection connection = DriverManager.getConnection("jdbc:duckdb:", properties);
+      return new Engine(connection.unwrap(DuckDBConnection.class));
+    } catch (SQLException e) {
+      throw new TimelakeException(
+          ErrorCode.INTERNAL, "Cannot start the DuckDB engine: " + e.getMessage(), e);
+    }
+  }
+
+  /** A new connection to the shared database, with the session time zone set to UTC. */
+  public EngineConnection connect() {
+    try {
+      Connection connection = database.duplicate();
+      EngineConnection engineConnection = new EngineConnection(connection);
+      engineConnection.execute("SET TimeZone = 'UTC'");
+      return engineConnection;
+    } catch (SQLException e) {
+      throw new QueryFailedException("Cannot open a DuckDB connection: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      database.close();
+    } catch (SQLException e) {
+      throw new TimelakeException(ErrorCode.INTERNAL, "Cannot close DuckDB: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.timelake.engine;
+
+import dev.timelake.QueryFailedException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One DuckDB connection. Every failure becomes a {@link QueryFailedException} that carries DuckDB's
+ * reason; callers add what they were doing. Not thread-safe.
+ */
+public final class EngineConnection implements AutoCloseable {
+  private final Connection connection;
+
+  EngineConnection(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** Runs a statement that returns no rows. */
+  public void execute(String sql) {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      throw failed(sql, e);
+    }
+  }
+
+  /** Runs a query and returns its open result set; the caller closes it. */
+  public ResultSet query(String sql) {
+    try {
+      Statement statement = connection.createStatement();
+      statement.closeOnCompletion();
+      return statement.executeQuery(sql);
+    } catch (SQLException e) {
+      throw failed(sql, e);
+    }
+  }
+
+  /** Runs a query and returns every row as a list of column values. */
+  public List<List<Object>> rows(String sql) {
+    try (ResultSet result = query(sql)) {
+      int columns = result.getMetaData().getColumnCount();
+      List<List<Object>> rows = new ArrayList<>();
+      while (result.next()) {
+        List<Object> row = new ArrayList<>(columns);
+        for (int i = 1; i <= columns; i++) {
+          row.add(result.getObject(i));
+        }
+        rows.add(row);
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw failed(sql, e);
+    }
+  }
+
+  /** Runs a query expected to return one value (or none, giving null). */
+  public Object scalar(String sql) {
+    List<List<Object>> rows = rows(sql);
+    return rows.isEmpty() ? null : rows.get(0).get(0);
+  }
+
+  /** A prepared statement on this connection; the caller closes it. */
+  public PreparedStatement prepare(String sql) {
+    try {
+      return connection.prepareStatement(sql);
+    } catch (SQLException e) {
+      throw failed(sql, e);
+    }
+  }
+
+  /** The underlying JDBC connection, for Arrow import and export inside Timelake. */
+  public Connection jdbc() {
+    return connection;
+  }
+
+  /** Wraps a DuckDB failure with the statement that failed. */
+  public static QueryFailedException failed(String sql, SQLException e) {
+    String reason = e.getMessage() == null ? e.toString() : e.getMessage().strip();
+    return new QueryFailedException(reason + "\n  in statement: " + abbreviate(sql), e);
+  }
+
+  private static String abbreviate(String sql) {
+    return sql.length() <= 2000 ? sql : sql.substring(0, 2000) + " …";
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new QueryFailedException("Cannot close a DuckDB connection: " + e.getMessage(), e);
+    }
+  }
+}

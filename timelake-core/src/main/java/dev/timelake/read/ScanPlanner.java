@@ -1,0 +1,164 @@
+package dev.timelake.read;
+
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.table.TableContract;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Plans one table reference against the table's current snapshot: prunes files with Iceberg's
+ * manifest bounds using filters on the time and series-key columns, then groups the files that may
+ * share keys. Pure: reads metadata only.
+ */
+public final class ScanPlanner {
+  private ScanPlanner() {}
+
+  /**
+   * Plans a read of {@code table} restricted by {@code filter}, which must only use time and
+   * series-key columns, so that pruning never drops a newer copy of a key.
+   */
+  public static ScanPlan plan(LoadedTable table, Expression filter, boolean deduplicate) {
+    Table iceberg = table.iceberg();
+    TableContract contract = table.contract();
+    Snapshot snapshot = iceberg.currentSnapshot();
+    if (snapshot == null) {
+      return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate);
+    }
+    int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
+    List<PlannedFile> files = plannedFiles(iceberg, contract, filter);
+    if (!deduplicate || !contract.deduplicates()) {
+      return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false);
+    }
+    List<List<PlannedFile>> groups = OverlapGroups.of(files);
+    List<PlannedFile> independent = new ArrayList<>();
+    List<List<PlannedFile>> overlapping = new ArrayList<>();
+    for (List<PlannedFile> group : groups) {
+      if (group.size() == 1) {
+        independent.add(group.get(0));
+      } else {
+        overlapping.add(group);
+      }
+    }
+    return new ScanPlan(contract, snapshot.snapshotId(), independent, overlapping, total, true);
+  }
+
+  private static List<PlannedFile> plannedFiles(
+      Table iceberg, TableContract contract, Expression filter) {
+    TableScan scan = iceberg.newScan().filter(filter).includeColumnStats();
+    Types.NestedField time =
+        contract.timeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
+    Types.NestedField key =
+        contract.seriesKey().isEmpty()
+            ? null
+            : iceberg.schema().findField(contract.seriesKey().get(0));
+    List<PlannedFile> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+      for (FileScanTask task : tasks) {
+        files.add(planned(task.file(), time, key));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    files.sort(
+        Comparator.comparingLong(PlannedFile::sequenceNumber).thenComparing(PlannedFile::location));
+    return files;
+  }
+
+  private static PlannedFile planned(DataFile file, Types.NestedField time, Types.NestedField key) {
+    long min = Long.MIN_VALUE;
+    long max = Long.MAX_VALUE;
+    if (time != null) {
+      Long lower = bound(file.lowerBounds(), time);
+      Long upper = bound(file.upperBounds(), time);
+      min = lower == null ? Long.MIN_VALUE : lower;
+      max = upper == null ? Long.MAX_VALUE : upper;
+    }
+    Comparable<Object> minKey = key == null ? null : comparable(bound(file.lowerBounds(), key));
+    Comparable<Object> maxKey = key == null ? null : comparable(bound(file.upperBounds(), key));
+    return new PlannedFile(
+        file.location(),
+        file.dataSequenceNumber() == null ? 0 : file.dataSequenceNumber(),
+        file.recordCount(),
+        file.fileSizeInBytes(),
+        min,
+        max,
+        minKey,
+        maxKey);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T bound(Map<Integer, ByteBuffer> bounds, Types.NestedField field) {
+    if (bounds == null || !bounds.containsKey(field.fieldId())) {
+      return null;
+    }
+    Type type = field.type();
+    Object value = Conversions.fromByteBuffer(type, bounds.get(field.fieldId()));
+    return (T) (value instanceof CharSequence text ? text.toString() : value);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Comparable<Object> comparable(Object value) {
+    return (Comparable<Object>) value;
+  }
+
+  /** Connected components of files that may share keys, found by a sweep over time. */
+  static final class OverlapGroups {
+    private OverlapGroups() {}
+
+    static List<List<PlannedFile>> of(List<PlannedFile> files) {
+      int n = files.size();
+      int[] parent = new int[n];
+      for (int i = 0; i < n; i++) {
+        parent[i] = i;
+      }
+      Integer[] byStart = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        byStart[i] = i;
+      }
+      java.util.Arrays.sort(byStart, Comparator.comparingLong(i -> files.get(i).minMicros()));
+      List<Integer> active = new ArrayList<>();
+      for (int index : byStart) {
+        PlannedFile file = files.get(index);
+        active.removeIf(other -> files.get(other).maxMicros() < file.minMicros());
+        for (int other : active) {
+          if (file.mayShareKeysWith(files.get(other))) {
+            union(parent, index, other);
+          }
+        }
+        active.add(index);
+      }
+      Map<Integer, List<PlannedFile>> groups = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < n; i++) {
+        groups.computeIfAbsent(find(parent, i), k -> new ArrayList<>()).add(files.get(i));
+      }
+      return new ArrayList<>(groups.values());
+    }
+
+    private static int find(int[] parent, int i) {
+      while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+      }
+      return i;
+    }
+
+    private static void union(int[] parent, int a, int b) {
+      parent[find(parent, a)] = find(parent, b);
+    }
+  }
+}

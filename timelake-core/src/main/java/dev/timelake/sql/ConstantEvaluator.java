@@ -1,0 +1,94 @@
+package dev.timelake.sql;
+
+import dev.timelake.QueryFailedException;
+import dev.timelake.engine.EngineConnection;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * Evaluates constant expressions of a statement (literals, casts, interval arithmetic, {@code
+ * now()}) with DuckDB itself, so pruning understands every constant DuckDB does. The expression is
+ * printed from the syntax tree, never pasted from user text.
+ */
+final class ConstantEvaluator {
+  private final EngineConnection connection;
+
+  ConstantEvaluator(EngineConnection connection) {
+    this.connection = connection;
+  }
+
+  /** True when the expression reads no column, subquery or window. */
+  static boolean isConstant(Expression expression) {
+    AtomicBoolean constant = new AtomicBoolean(true);
+    expression.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            constant.set(false);
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(ParenthesedSelect select, S context) {
+            constant.set(false);
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(Select select, S context) {
+            constant.set(false);
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(AnalyticExpression analytic, S context) {
+            constant.set(false);
+            return null;
+          }
+        },
+        null);
+    return constant.get();
+  }
+
+  /** True when the expression's value depends on when it runs ({@code now()} and friends). */
+  static boolean isVolatile(Expression expression) {
+    AtomicBoolean volatileCall = new AtomicBoolean(false);
+    expression.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Function function, S context) {
+            String name = function.getName().toLowerCase(java.util.Locale.ROOT);
+            if (name.contains("now") || name.contains("current") || name.contains("random")) {
+              volatileCall.set(true);
+            }
+            return super.visit(function, context);
+          }
+        },
+        null);
+    return volatileCall.get()
+        || expression.toString().toLowerCase(java.util.Locale.ROOT).contains("current_");
+  }
+
+  /** The value of {@code CAST(expression AS type)}, or empty if DuckDB cannot evaluate it. */
+  Optional<Object> evaluate(Expression expression, String wrapperPrefix, String wrapperSuffix) {
+    try {
+      return Optional.ofNullable(
+          connection.scalar("SELECT " + wrapperPrefix + expression + wrapperSuffix));
+    } catch (QueryFailedException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The µs since the epoch of a constant cast to TIMESTAMPTZ. */
+  Optional<Long> micros(Expression expression) {
+    return evaluate(expression, "epoch_us(CAST((", ") AS TIMESTAMPTZ))")
+        .map(value -> ((Number) value).longValue());
+  }
+}

@@ -1,0 +1,88 @@
+package dev.timelake.sql;
+
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.TableDefinition;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+
+/**
+ * Turns a parsed {@code CREATE TABLE ns.t (col type [NOT NULL], …) WITH (key = 'value', …)} into a
+ * {@link TableDefinition}. WITH keys are settings of level create or table.
+ */
+final class DdlParser {
+  private static final Pattern WITH_CLAUSE = Pattern.compile("(?is)^\\s*WITH\\s*\\((.*)\\)\\s*$");
+  private static final Pattern OPTION =
+      Pattern.compile(
+          "\\s*([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*=\\s*('(?:[^']|'')*'|[^,]+?)\\s*(?:,|$)");
+
+  private DdlParser() {}
+
+  static TableDefinition definition(CreateTable create) {
+    TableName name = Names.tableName(create.getTable());
+    TableDefinition.Builder builder = TableDefinition.builder(name);
+    if (create.getColumnDefinitions() == null || create.getColumnDefinitions().isEmpty()) {
+      throw TimelakeException.validation(
+          "Cannot create %s: list its columns, e.g. CREATE TABLE %s (device VARCHAR, time"
+              + " TIMESTAMPTZ, value DOUBLE) WITH (time_column = 'time', series_key = 'device')",
+          name, name);
+    }
+    for (ColumnDefinition column : create.getColumnDefinitions()) {
+      builder.column(column(column));
+    }
+    List<String> options = create.getTableOptionsStrings();
+    if (options != null && !options.isEmpty()) {
+      parseOptions(name, String.join(" ", options), builder);
+    }
+    return builder.build();
+  }
+
+  private static Column column(ColumnDefinition definition) {
+    String type = definition.getColDataType().getDataType();
+    List<String> arguments = definition.getColDataType().getArgumentsStringList();
+    if (arguments != null && !arguments.isEmpty()) {
+      type = type + "(" + String.join(",", arguments) + ")";
+    }
+    String name = Names.unquote(definition.getColumnName());
+    Column column = Column.nullable(name, ColumnType.parse(type));
+    List<String> specs = definition.getColumnSpecs();
+    String joined = specs == null ? "" : String.join(" ", specs).toUpperCase(Locale.ROOT);
+    return joined.contains("NOT NULL") ? column.asRequired() : column;
+  }
+
+  private static void parseOptions(TableName name, String text, TableDefinition.Builder builder) {
+    Matcher clause = WITH_CLAUSE.matcher(text);
+    if (!clause.matches()) {
+      throw TimelakeException.validation(
+          "Cannot create %s: unexpected table options '%s' (expected WITH (key = 'value', …))",
+          name, text);
+    }
+    Matcher option = OPTION.matcher(clause.group(1));
+    int position = 0;
+    while (position < clause.group(1).length()
+        && option.find(position)
+        && option.start() == position) {
+      builder.option(option.group(1), unquoteValue(option.group(2)));
+      position = option.end();
+    }
+    if (!clause.group(1).substring(position).isBlank()) {
+      throw TimelakeException.validation(
+          "Cannot create %s: cannot read table option '%s' (expected key = 'value')",
+          name, clause.group(1).substring(position).trim());
+    }
+  }
+
+  static String unquoteValue(String value) {
+    String trimmed = value.trim();
+    if (trimmed.length() >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'")) {
+      return trimmed.substring(1, trimmed.length() - 1).replace("''", "'");
+    }
+    return trimmed;
+  }
+}

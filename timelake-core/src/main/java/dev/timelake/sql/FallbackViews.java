@@ -1,0 +1,62 @@
+package dev.timelake.sql;
+
+import dev.timelake.TableName;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.read.ScanPlanner;
+import dev.timelake.read.ScanSql;
+import dev.timelake.table.Settings;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * Views named like the lake's tables ({@code "iot"."readings"}, and {@code main} for namespace
+ * default) in a catalog private to the session, so a statement Timelake cannot parse still reads
+ * every table with dedup, only without pruning. Refreshed to the current snapshots before each such
+ * statement.
+ */
+final class FallbackViews {
+  private final LakeCatalog catalog;
+  private final EngineConnection connection;
+  private final SessionSettings settings;
+  private final Set<String> schemas = new HashSet<>();
+  private boolean attached;
+
+  FallbackViews(LakeCatalog catalog, EngineConnection connection, SessionSettings settings) {
+    this.catalog = catalog;
+    this.connection = connection;
+    this.settings = settings;
+  }
+
+  void refresh() {
+    if (!attached) {
+      String name = "__tl_session_" + Integer.toHexString(System.identityHashCode(this));
+      connection.execute("ATTACH ':memory:' AS " + name);
+      connection.execute("USE " + name);
+      attached = true;
+    }
+    for (TableName name : catalog.tables()) {
+      LoadedTable table = catalog.load(name).orElse(null);
+      if (table == null) {
+        continue;
+      }
+      boolean dedup = settings.isEnabled(Settings.READ_DEDUP, table.contract());
+      String relation = ScanSql.relation(ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup));
+      if (schemas.add(name.namespace())) {
+        connection.execute("CREATE SCHEMA IF NOT EXISTS " + SqlText.identifier(name.namespace()));
+      }
+      connection.execute(
+          "CREATE OR REPLACE VIEW "
+              + SqlText.qualified(name.namespace(), name.name())
+              + " AS "
+              + relation);
+      if (name.namespace().equals(TableName.DEFAULT_NAMESPACE)) {
+        connection.execute(
+            "CREATE OR REPLACE VIEW " + SqlText.qualified("main", name.name()) + " AS " + relation);
+      }
+    }
+  }
+}

@@ -1,0 +1,312 @@
+package dev.timelake.sql;
+
+import dev.timelake.AppendResult;
+import dev.timelake.Column;
+import dev.timelake.NotFoundException;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.write.AppendOperation;
+import dev.timelake.write.AppendSource;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.DescribeStatement;
+import net.sf.jsqlparser.statement.ExplainStatement;
+import net.sf.jsqlparser.statement.SetStatement;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.show.ShowTablesStatement;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+
+/**
+ * Runs SQL statements for one session: DuckDB SQL over Timelake tables, plus Timelake's DDL, SET
+ * and INSERT. Each statement is parsed; table references are planned and rewritten (see {@link
+ * QueryRewriter}); a statement the parser cannot handle runs against per-table views that apply the
+ * same dedup. Not thread-safe.
+ */
+public final class SqlSession implements AutoCloseable {
+  private final LakeCatalog catalog;
+  private final EngineConnection connection;
+  private final SessionSettings settings = new SessionSettings();
+  private final ViewRegistry views;
+  private final FallbackViews fallback;
+  private Clock clock = Clock.systemUTC();
+
+  public SqlSession(LakeCatalog catalog) {
+    this.catalog = catalog;
+    this.connection = catalog.engine().connect();
+    this.views = new ViewRegistry(connection);
+    this.fallback = new FallbackViews(catalog, connection, settings);
+    connection.execute(
+        "CREATE OR REPLACE TEMPORARY MACRO date_bin(stride, source, origin := TIMESTAMPTZ"
+            + " '1970-01-01 00:00:00+00') AS time_bucket(stride, source, origin)");
+  }
+
+  /** The session's settings. */
+  public SessionSettings settings() {
+    return settings;
+  }
+
+  /** Uses {@code clock} for the insertion time of INSERT statements. */
+  public void clock(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Runs one statement. */
+  public StatementOutcome execute(String sql) {
+    views.dropAll();
+    String text = stripTrailingSemicolon(sql);
+    Statement statement;
+    try {
+      statement = CCJSqlParserUtil.parse(text);
+    } catch (JSQLParserException | RuntimeException e) {
+      return runWithFallbackViews(text);
+    }
+    if (statement instanceof Select select) {
+      return query(select, text);
+    } else if (statement instanceof Insert insert) {
+      return insert(insert.getTable(), insert.getColumns(), insert.getSelect(), "insert");
+    } else if (statement instanceof Upsert upsert) {
+      return insert(upsert.getTable(), upsert.getColumns(), upsert.getSelect(), "upsert");
+    } else if (statement instanceof CreateTable create) {
+      return createTable(create, text);
+    } else if (statement instanceof Drop drop) {
+      return drop(drop, text);
+    } else if (statement instanceof SetStatement set) {
+      return set(set, text);
+    } else if (statement instanceof ShowTablesStatement) {
+      return showTables();
+    } else if (statement instanceof DescribeStatement describe) {
+      return describe(describe.getTable());
+    } else if (statement instanceof ExplainStatement explain) {
+      return explain(explain, text);
+    }
+    return passThrough(text);
+  }
+
+  private StatementOutcome query(Statement statement, String text) {
+    QueryRewriter rewriter;
+    String rewritten;
+    try {
+      rewriter = new QueryRewriter(catalog, connection, settings, views);
+      rewritten = rewriter.rewrite(statement);
+    } catch (UnsupportedOperationException e) {
+      return runWithFallbackViews(text);
+    }
+    ResultSet result = connection.query(rewritten);
+    List<String> explanation = new ArrayList<>(rewriter.explanation());
+    explanation.add("DuckDB SQL: " + rewritten);
+    return StatementOutcome.rows(result, explanation);
+  }
+
+  private StatementOutcome insert(
+      Table target,
+      List<net.sf.jsqlparser.schema.Column> columns,
+      Select select,
+      String operation) {
+    LoadedTable table = catalog.require(Names.tableName(target));
+    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings, views);
+    String source = rewriter.rewrite(select);
+    List<String> names = insertColumns(table, columns, source);
+    String aliased =
+        "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")";
+    AppendResult result =
+        new AppendOperation(
+                table,
+                connection,
+                List.of(new AppendSource.Query(aliased)),
+                Optional.empty(),
+                clock.instant(),
+                operation,
+                message -> {})
+            .run();
+    return StatementOutcome.appended(
+        "Inserted " + result.rows() + " rows into " + table.name(), result, rewriter.explanation());
+  }
+
+  private List<String> insertColumns(
+      LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, String source) {
+    if (columns != null && !columns.isEmpty()) {
+      return columns.stream().map(c -> Names.unquote(c.getColumnName())).toList();
+    }
+    int count = connection.rows("DESCRIBE " + source).size();
+    List<String> tableColumns = table.contract().columnNames();
+    if (count > tableColumns.size()) {
+      throw TimelakeException.validation(
+          "Cannot insert into %s: %d values per row but the table has %d columns (%s)",
+          table.name(), count, tableColumns.size(), String.join(", ", tableColumns));
+    }
+    return tableColumns.subList(0, count);
+  }
+
+  private StatementOutcome createTable(CreateTable create, String text) {
+    if (create.isUnlogged() || isTemporary(create) || create.getSelect() != null) {
+      if (create.getSelect() != null && !isTemporary(create)) {
+        throw TimelakeException.validation(
+            "CREATE TABLE … AS SELECT is not supported for Timelake tables yet: create the table,"
+                + " then INSERT INTO it … SELECT");
+      }
+      return passThrough(text);
+    }
+    TableName name = Names.tableName(create.getTable());
+    if (create.isIfNotExists() && catalog.exists(name)) {
+      return StatementOutcome.message("Table " + name + " already exists");
+    }
+    catalog.create(DdlParser.definition(create));
+    return StatementOutcome.message("Created table " + name);
+  }
+
+  private static boolean isTemporary(CreateTable create) {
+    List<String> options = create.getCreateOptionsStrings();
+    return options != null
+        && options.stream()
+            .anyMatch(o -> o.equalsIgnoreCase("TEMP") || o.equalsIgnoreCase("TEMPORARY"));
+  }
+
+  private StatementOutcome drop(Drop drop, String text) {
+    if (!drop.getType().equalsIgnoreCase("TABLE")) {
+      return passThrough(text);
+    }
+    TableName name = Names.tableName(drop.getName());
+    if (catalog.drop(name)) {
+      return StatementOutcome.message("Dropped table " + name);
+    }
+    if (drop.isIfExists()) {
+      return StatementOutcome.message("Table " + name + " does not exist");
+    }
+    throw new NotFoundException("Cannot drop " + name + ": it does not exist");
+  }
+
+  private StatementOutcome set(SetStatement set, String text) {
+    String name = set.getName(0).toString();
+    if (!name.toLowerCase(Locale.ROOT).startsWith("timelake.")) {
+      return passThrough(text);
+    }
+    String value = DdlParser.unquoteValue(set.getExpressions(0).get(0).toString());
+    String canonical = settings.set(name, value);
+    return StatementOutcome.message("SET " + name + " = " + canonical);
+  }
+
+  private StatementOutcome showTables() {
+    List<List<String>> rows = new ArrayList<>();
+    for (TableName name : catalog.tables()) {
+      Optional<LoadedTable> table = catalog.load(name);
+      String kind =
+          table.map(t -> t.contract().isTimeSeries() ? "time-series" : "plain").orElse("?");
+      rows.add(List.of(name.namespace(), name.name(), kind));
+    }
+    return values(List.of("namespace", "name", "kind"), rows);
+  }
+
+  private StatementOutcome describe(Table node) {
+    LoadedTable table = catalog.require(Names.tableName(node));
+    List<List<String>> rows = new ArrayList<>();
+    for (Column column : table.contract().columns()) {
+      String role =
+          table.contract().timeColumn().map(column.name()::equals).orElse(false)
+              ? "time"
+              : table.contract().seriesKey().contains(column.name())
+                  ? "series key"
+                  : table.contract().ingestTimeColumn().map(column.name()::equals).orElse(false)
+                      ? "insertion time"
+                      : "";
+      rows.add(
+          List.of(column.name(), column.type().sql(), column.isNullable() ? "YES" : "NO", role));
+    }
+    return values(List.of("column_name", "column_type", "null", "key"), rows);
+  }
+
+  private StatementOutcome explain(ExplainStatement explain, String text) {
+    Statement inner = explain.getStatement();
+    if (!(inner instanceof Select select)) {
+      return passThrough(text);
+    }
+    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings, views);
+    String rewritten = rewriter.rewrite(select);
+    List<List<String>> rows = new ArrayList<>();
+    rewriter.explanation().forEach(line -> rows.add(List.of("timelake", line)));
+    rows.add(List.of("duckdb sql", rewritten));
+    for (List<Object> row : connection.rows("EXPLAIN " + rewritten)) {
+      rows.add(List.of("duckdb plan", String.valueOf(row.get(row.size() - 1))));
+    }
+    return values(List.of("part", "explain"), rows);
+  }
+
+  /** A small result built from literal values, through the quoting helper. */
+  private StatementOutcome values(List<String> columns, List<List<String>> rows) {
+    StringBuilder sql = new StringBuilder("SELECT * FROM (");
+    if (rows.isEmpty()) {
+      List<String> nulls = columns.stream().map(c -> "CAST(NULL AS VARCHAR)").toList();
+      sql.append("SELECT ").append(String.join(", ", nulls)).append(" WHERE false");
+    } else {
+      List<String> tuples = new ArrayList<>();
+      for (List<String> row : rows) {
+        tuples.add("(" + String.join(", ", row.stream().map(SqlText::literal).toList()) + ")");
+      }
+      sql.append("VALUES ").append(String.join(", ", tuples));
+    }
+    sql.append(") AS t(").append(SqlText.identifiers(columns)).append(")");
+    return StatementOutcome.rows(connection.query(sql.toString()), List.of());
+  }
+
+  private StatementOutcome runWithFallbackViews(String text) {
+    fallback.refresh();
+    return passThrough(text, List.of("statement not parsed; ran against per-table views"));
+  }
+
+  private StatementOutcome passThrough(String text) {
+    return passThrough(text, List.of());
+  }
+
+  private StatementOutcome passThrough(String text, List<String> explanation) {
+    java.sql.Statement statement = null;
+    try {
+      statement = connection.jdbc().createStatement();
+      if (statement.execute(text)) {
+        statement.closeOnCompletion();
+        return StatementOutcome.rows(statement.getResultSet(), explanation);
+      }
+      statement.close();
+      return StatementOutcome.message("OK");
+    } catch (java.sql.SQLException e) {
+      closeQuietly(statement, e);
+      throw EngineConnection.failed(text, e);
+    }
+  }
+
+  private static void closeQuietly(java.sql.Statement statement, Exception failure) {
+    if (statement != null) {
+      try {
+        statement.close();
+      } catch (java.sql.SQLException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
+  private static String stripTrailingSemicolon(String sql) {
+    String trimmed = sql.strip();
+    while (trimmed.endsWith(";")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1).strip();
+    }
+    return trimmed;
+  }
+
+  @Override
+  public void close() {
+    connection.close();
+  }
+}

@@ -1,0 +1,125 @@
+package dev.timelake.sql;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
+import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
+import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+
+/**
+ * Rewrites {@code time_bucket(width, time [, origin])} and {@code date_bin(width, time [, origin])}
+ * on a Timelake time column into integer arithmetic on epoch microseconds. DuckDB buckets a
+ * TIMESTAMPTZ through its time-zone library, about 30 times slower; the arithmetic gives the same
+ * result in UTC for every fixed width (no months). Origins: DuckDB's {@code time_bucket} default
+ * (2000-01-03, a Monday) and the epoch for {@code date_bin}, as in DataFusion.
+ */
+final class TimeBucketRewriter {
+  /** DuckDB's default origin for time_bucket with day or time widths, in µs. */
+  static final long TIME_BUCKET_ORIGIN_MICROS = 946_857_600_000_000L;
+
+  private final ConstantEvaluator constants;
+  private final Set<String> timeColumns;
+
+  /**
+   * @param timeColumns lower-case names of the time columns of Timelake tables in the statement
+   */
+  TimeBucketRewriter(ConstantEvaluator constants, Set<String> timeColumns) {
+    this.constants = constants;
+    this.timeColumns = timeColumns;
+  }
+
+  /** Prints the statement with every eligible call rewritten. */
+  String print(Statement statement) {
+    return SyntaxPrinter.print(statement, this::rewriteCall);
+  }
+
+  private boolean rewriteCall(Function function) {
+    String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
+    boolean timeBucket = name.equals("time_bucket");
+    if (!timeBucket && !name.equals("date_bin")) {
+      return false;
+    }
+    ExpressionList<?> parameters = function.getParameters();
+    if (parameters == null || parameters.size() < 2 || parameters.size() > 3) {
+      return false;
+    }
+    Expression width = parameters.get(0);
+    Expression source = parameters.get(1);
+    if (!(source instanceof Column column)
+        || !timeColumns.contains(column.getColumnName().toLowerCase(Locale.ROOT))
+        || !ConstantEvaluator.isConstant(width)) {
+      return false;
+    }
+    Optional<Long> widthMicros = fixedWidthMicros(width);
+    if (widthMicros.isEmpty() || widthMicros.get() <= 0) {
+      return false;
+    }
+    long origin = timeBucket ? TIME_BUCKET_ORIGIN_MICROS : 0;
+    if (parameters.size() == 3) {
+      Expression third = parameters.get(2);
+      Optional<Long> originMicros =
+          ConstantEvaluator.isConstant(third) && isTimestamp(third)
+              ? constants.micros(third)
+              : Optional.empty();
+      if (originMicros.isEmpty()) {
+        return false;
+      }
+      origin = originMicros.get();
+    }
+    function.setName("make_timestamptz");
+    function.setParameters(new ExpressionList<>(bucketStart(column, widthMicros.get(), origin)));
+    return true;
+  }
+
+  private boolean isTimestamp(Expression expression) {
+    return constants
+        .evaluate(expression, "typeof(", ")")
+        .map(type -> type.toString().startsWith("TIMESTAMP"))
+        .orElse(false);
+  }
+
+  /** The width in µs if the interval is the same length everywhere (no months or years). */
+  private Optional<Long> fixedWidthMicros(Expression width) {
+    Optional<Object> january =
+        constants.evaluate(
+            width,
+            "epoch_us(TIMESTAMP '2001-01-01' + CAST((",
+            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-01-01')");
+    Optional<Object> february =
+        constants.evaluate(
+            width,
+            "epoch_us(TIMESTAMP '2001-02-01' + CAST((",
+            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-02-01')");
+    if (january.isEmpty() || february.isEmpty() || !january.get().equals(february.get())) {
+      return Optional.empty();
+    }
+    return Optional.of(((Number) january.get()).longValue());
+  }
+
+  /** {@code us - floorMod(us - origin, width)} where {@code us = epoch_us(column)}. */
+  private static Expression bucketStart(Column column, long width, long origin) {
+    Expression micros = new Function("epoch_us", column);
+    Expression shifted =
+        origin == 0
+            ? micros
+            : new ParenthesedExpressionList<Expression>(
+                new Subtraction(micros, new LongValue(origin)));
+    Expression remainder =
+        new ParenthesedExpressionList<Expression>(new Modulo(shifted, new LongValue(width)));
+    Expression positive =
+        new ParenthesedExpressionList<Expression>(
+            new Modulo(
+                new ParenthesedExpressionList<Expression>(
+                    new Addition(remainder, new LongValue(width))),
+                new LongValue(width)));
+    return new Subtraction(new Function("epoch_us", column), positive);
+  }
+}

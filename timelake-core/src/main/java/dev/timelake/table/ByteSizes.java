@@ -1,0 +1,32 @@
+package dev.timelake.table;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parses byte sizes such as {@code 128MB}, {@code 512KiB} or {@code 1048576} (binary units). */
+final class ByteSizes {
+  private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmgt]?i?b?)");
+
+  private ByteSizes() {}
+
+  static long parse(String text) {
+    Matcher matcher = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (!matcher.matches()) {
+      throw new IllegalArgumentException("expected a size such as 128MB, 512KiB or 1048576");
+    }
+    long amount = Long.parseLong(matcher.group(1));
+    String unit = matcher.group(2);
+    int shift =
+        unit.isEmpty()
+            ? 0
+            : switch (unit.charAt(0)) {
+              case 'k' -> 10;
+              case 'm' -> 20;
+              case 'g' -> 30;
+              case 't' -> 40;
+              default -> 0;
+            };
+    return amount << shift;
+  }
+}

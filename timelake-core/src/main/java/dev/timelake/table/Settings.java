@@ -1,0 +1,216 @@
+package dev.timelake.table;
+
+import static dev.timelake.table.Level.CALL;
+import static dev.timelake.table.Level.CREATE;
+import static dev.timelake.table.Level.SESSION;
+import static dev.timelake.table.Level.TABLE;
+
+import dev.timelake.TimelakeException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one registry of Timelake settings. Table properties, SQL {@code SET}, the CLI's {@code --set}
+ * and {@code timelake settings} all come from here; unknown names and bad values are rejected with
+ * what is allowed.
+ */
+public final class Settings {
+  public static final Setting TIME_COLUMN =
+      declare(
+          "time-column",
+          SettingKind.STRING,
+          null,
+          Set.of(CREATE),
+          "0.1",
+          "The ordered-index column (timestamp with time zone, µs). Unset: a plain table.");
+  public static final Setting SERIES_KEY =
+      declare(
+          "series-key",
+          SettingKind.COLUMN_LIST,
+          "",
+          Set.of(CREATE),
+          "0.1",
+          "Ordered columns that identify one series; every file is sorted by (series key…, time).");
+  public static final Setting CHUNK =
+      declare(
+          "chunk",
+          SettingKind.CHUNK,
+          "day",
+          Set.of(CREATE),
+          "0.1",
+          "Time partition size: hour, day or month (Iceberg transform of the time column).");
+  public static final Setting INGEST_TIME =
+      declare(
+          "ingest-time",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(CREATE),
+          "0.1",
+          "Create the insertion-time column _ingest_ts, set once per append (latest write wins).");
+  public static final Setting INGEST_TIME_COLUMN =
+      declare(
+          "ingest-time-column",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.1",
+          "Name of the insertion-time column; absent when the table has none. Managed.");
+  public static final Setting FORMAT_VERSION =
+      declare(
+          "format-version",
+          SettingKind.INTEGER,
+          "2",
+          Set.of(),
+          "0.1",
+          "Timelake table format version; writers refuse tables newer than they know. Managed.");
+  public static final Setting DEDUP =
+      declare(
+          "dedup",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Keep only the latest row per (series key…, time) on read and in compaction.");
+  public static final Setting READ_DEDUP =
+      declare(
+          "read-dedup",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(TABLE, SESSION),
+          "0.1",
+          "Remove copies of a row on read; the session's value overrides the table's.");
+  public static final Setting READ_DEDUP_STRATEGY =
+      declareChoice(
+          "read-dedup-strategy",
+          List.of("merge", "keys-first"),
+          "merge",
+          Set.of(TABLE, SESSION),
+          "0.1",
+          "How the reader finds older copies: merge the overlapping files, or list the older keys"
+              + " first and anti-join them.");
+  public static final Setting ROW_GROUP_ROWS =
+      declare(
+          "row-group-rows",
+          SettingKind.INTEGER,
+          "1048576",
+          Set.of(CREATE, TABLE, CALL),
+          "0.1",
+          "Rows per Parquet row group in written files.");
+  public static final Setting COMPRESSION_CODEC =
+      declareChoice(
+          "compression-codec",
+          List.of("zstd", "snappy", "gzip", "uncompressed"),
+          "zstd",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Parquet compression codec of written files.");
+
+  private static List<Setting> registry;
+  private static Map<String, Setting> byName;
+
+  private Settings() {}
+
+  private static Setting declare(
+      String name,
+      SettingKind kind,
+      String defaultValue,
+      Set<Level> levels,
+      String since,
+      String description) {
+    return register(
+        new Setting(
+            name, kind, Optional.ofNullable(defaultValue), levels, List.of(), since, description));
+  }
+
+  private static Setting declareChoice(
+      String name,
+      List<String> choices,
+      String defaultValue,
+      Set<Level> levels,
+      String since,
+      String description) {
+    return register(
+        new Setting(
+            name,
+            SettingKind.CHOICE,
+            Optional.of(defaultValue),
+            levels,
+            choices,
+            since,
+            description));
+  }
+
+  private static synchronized Setting register(Setting setting) {
+    if (registry == null) {
+      registry = new ArrayList<>();
+      byName = new LinkedHashMap<>();
+    }
+    if (byName.putIfAbsent(setting.name(), setting) != null) {
+      throw new IllegalStateException("Setting declared twice: " + setting.name());
+    }
+    registry.add(setting);
+    return setting;
+  }
+
+  /** Every declared setting, sorted by name. */
+  public static List<Setting> all() {
+    List<Setting> sorted = new ArrayList<>(registry);
+    sorted.sort((a, b) -> a.name().compareTo(b.name()));
+    return Collections.unmodifiableList(sorted);
+  }
+
+  /**
+   * Finds a setting by any accepted spelling: {@code read-dedup}, {@code read_dedup}, {@code
+   * timelake.read-dedup} or {@code timelake.read_dedup}, case-insensitively.
+   */
+  public static Optional<Setting> find(String spelling) {
+    String key = spelling.trim().toLowerCase(Locale.ROOT);
+    if (key.startsWith(Setting.PREFIX)) {
+      key = key.substring(Setting.PREFIX.length());
+    }
+    return Optional.ofNullable(byName.get(key.replace('_', '-')));
+  }
+
+  /** Like {@link #find} but rejects an unknown name with the list of known ones. */
+  public static Setting require(String spelling) {
+    return find(spelling)
+        .orElseThrow(
+            () ->
+                TimelakeException.validation(
+                    "Unknown setting '%s' (known settings: %s)", spelling, knownNames()));
+  }
+
+  /**
+   * Finds a setting users may give at {@code level}, and checks {@code value}; returns the setting
+   * and the canonical value.
+   */
+  public static Map.Entry<Setting, String> check(String spelling, String value, Level level) {
+    Setting setting = require(spelling);
+    if (!setting.allows(level)) {
+      throw TimelakeException.validation(
+          "Setting '%s' cannot be set at %s level (allowed: %s)",
+          setting.name(), level.name().toLowerCase(Locale.ROOT), setting.levelNames());
+    }
+    return Map.entry(setting, setting.canonical(value));
+  }
+
+  /** Splits a comma-separated list, trimming blanks. */
+  public static List<String> splitList(String value) {
+    if (value == null || value.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  private static String knownNames() {
+    return String.join(
+        ", ", all().stream().filter(s -> !s.isManaged()).map(Setting::name).toList());
+  }
+}

@@ -1,0 +1,30 @@
+package dev.timelake.table;
+
+/**
+ * Snapshot summary keys Timelake writes. Other engines ignore them; Timelake reads them for
+ * idempotent appends and incremental rollup refresh.
+ */
+public final class SnapshotSummaries {
+  /** The caller's batch id; a later append with the same id is skipped. */
+  public static final String BATCH_ID = "timelake.batch-id";
+
+  /** First µs of time the append touched. */
+  public static final String TIME_MIN = "timelake.time-min";
+
+  /** Last µs of time the append touched. */
+  public static final String TIME_MAX = "timelake.time-max";
+
+  /**
+   * Time ranges touched per partition: {@code label=minMicros..maxMicros} entries joined by {@code
+   * ;}, e.g. {@code 2026-01-01=1767225600000000..1767311999000000}.
+   */
+  public static final String TOUCHED_RANGES = "timelake.touched-ranges";
+
+  /** Rows dropped within the append because a later row had the same key. */
+  public static final String COPIES_DROPPED = "timelake.copies-dropped";
+
+  /** What wrote the snapshot: append, insert, compaction, … */
+  public static final String OPERATION = "timelake.operation";
+
+  private SnapshotSummaries() {}
+}

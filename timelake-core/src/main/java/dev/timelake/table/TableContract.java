@@ -1,0 +1,125 @@
+package dev.timelake.table;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.Chunk;
+import dev.timelake.Column;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+
+/**
+ * What Timelake knows about a table, read from its {@code timelake.*} properties and schema: the
+ * time column, series key, chunk, insertion-time column and every table-level setting. Immutable.
+ */
+public record TableContract(
+    TableName name,
+    List<Column> columns,
+    Optional<String> timeColumn,
+    List<String> seriesKey,
+    Chunk chunk,
+    Optional<String> ingestTimeColumn,
+    Map<String, String> settings) {
+
+  /** The newest table format this version of Timelake reads and writes. */
+  public static final int FORMAT_VERSION = 2;
+
+  public TableContract {
+    requireNonNull(name, "name is null");
+    columns = List.copyOf(columns);
+    requireNonNull(timeColumn, "timeColumn is null");
+    seriesKey = List.copyOf(seriesKey);
+    requireNonNull(chunk, "chunk is null");
+    requireNonNull(ingestTimeColumn, "ingestTimeColumn is null");
+    settings = Map.copyOf(settings);
+  }
+
+  /** Reads the contract of an Iceberg table; refuses tables of a newer format. */
+  public static TableContract of(TableName name, Table table) {
+    Map<String, String> properties = table.properties();
+    int format =
+        Integer.parseInt(properties.getOrDefault(Settings.FORMAT_VERSION.propertyKey(), "1"));
+    if (format > FORMAT_VERSION) {
+      throw TimelakeException.validation(
+          "Cannot open %s: its table format version %d is newer than this Timelake supports (%d);"
+              + " upgrade Timelake",
+          name, format, FORMAT_VERSION);
+    }
+    Map<String, String> settings = new TreeMap<>();
+    properties.forEach(
+        (key, value) -> {
+          if (key.startsWith(Setting.PREFIX)) {
+            settings.put(key.substring(Setting.PREFIX.length()), value);
+          }
+        });
+    return new TableContract(
+        name,
+        columnsOf(table.schema()),
+        Optional.ofNullable(settings.get(Settings.TIME_COLUMN.name())),
+        Settings.splitList(settings.get(Settings.SERIES_KEY.name())),
+        Chunk.parse(settings.getOrDefault(Settings.CHUNK.name(), "day")),
+        Optional.ofNullable(settings.get(Settings.INGEST_TIME_COLUMN.name())),
+        settings);
+  }
+
+  private static List<Column> columnsOf(Schema schema) {
+    List<Column> columns = new ArrayList<>();
+    for (Types.NestedField field : schema.columns()) {
+      Column column =
+          Column.nullable(field.name(), TypeMapping.fromIceberg(field.type(), field.name()));
+      columns.add(field.isRequired() ? column.asRequired() : column);
+    }
+    return columns;
+  }
+
+  /** True for a time-series table, false for a plain (dimension) table. */
+  public boolean isTimeSeries() {
+    return timeColumn.isPresent();
+  }
+
+  /** The key of a row, (series key…, time); empty for plain tables. */
+  public List<String> keyColumns() {
+    if (timeColumn.isEmpty()) {
+      return List.of();
+    }
+    List<String> key = new ArrayList<>(seriesKey);
+    key.add(timeColumn.get());
+    return key;
+  }
+
+  /** The column names in schema order. */
+  public List<String> columnNames() {
+    return columns.stream().map(Column::name).toList();
+  }
+
+  /** The column of that name; throws naming the table when it does not exist. */
+  public Column column(String columnName) {
+    return columns.stream()
+        .filter(c -> c.name().equals(columnName))
+        .findFirst()
+        .orElseThrow(
+            () -> TimelakeException.validation("Table %s has no column '%s'", name, columnName));
+  }
+
+  /** The table's value of a setting, else the setting's default. */
+  public Optional<String> setting(Setting setting) {
+    return Optional.ofNullable(settings.get(setting.name())).or(setting::defaultValue);
+  }
+
+  /** A boolean setting's table value, else its default. */
+  public boolean isEnabled(Setting setting) {
+    return Boolean.parseBoolean(setting(setting).orElse("false"));
+  }
+
+  /** True when copies of a key are removed (time-series table with dedup on). */
+  public boolean deduplicates() {
+    return isTimeSeries() && isEnabled(Settings.DEDUP);
+  }
+}

@@ -1,0 +1,243 @@
+package dev.timelake.table;
+
+import dev.timelake.AlreadyExistsException;
+import dev.timelake.Chunk;
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.TableDefinition;
+import dev.timelake.TimelakeException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Validates a {@link TableDefinition} and creates the Iceberg table that carries its contract:
+ * schema with Iceberg field ids, partition spec on the time column, sort order (series key…, time),
+ * format v2 and the {@code timelake.*} properties.
+ */
+public final class TableCreator {
+  /** The insertion-time column every time-series table gets unless created without it. */
+  public static final String INGEST_TIME_COLUMN = "_ingest_ts";
+
+  private static final Set<ColumnType.Kind> SERIES_KEY_KINDS =
+      Set.of(ColumnType.Kind.VARCHAR, ColumnType.Kind.INTEGER, ColumnType.Kind.BIGINT);
+
+  private final TableDefinition definition;
+  private final Map<String, String> options = new LinkedHashMap<>();
+
+  private TableCreator(TableDefinition definition) {
+    this.definition = definition;
+    definition
+        .options()
+        .forEach(
+            (key, value) -> {
+              Setting setting = Settings.require(key);
+              if (!setting.allows(Level.CREATE) && !setting.allows(Level.TABLE)) {
+                throw TimelakeException.validation(
+                    "Cannot create %s: setting '%s' cannot be set on a table (allowed: %s)",
+                    definition.name(), setting.name(), setting.levelNames());
+              }
+              options.put(setting.name(), setting.canonical(value));
+            });
+  }
+
+  /** Creates the table described by {@code definition} in {@code catalog}. */
+  public static Table create(Catalog catalog, TableDefinition definition) {
+    return new TableCreator(definition).create(catalog);
+  }
+
+  private Table create(Catalog catalog) {
+    Optional<String> timeColumn = Optional.ofNullable(options.get(Settings.TIME_COLUMN.name()));
+    List<String> seriesKey = Settings.splitList(options.get(Settings.SERIES_KEY.name()));
+    List<Column> columns = validatedColumns(timeColumn, seriesKey);
+    Schema schema = schema(columns);
+    PartitionSpec spec = partitionSpec(schema, timeColumn);
+    SortOrder sortOrder = sortOrder(schema, timeColumn, seriesKey);
+    Map<String, String> properties = properties(timeColumn, columns);
+    TableIdentifier identifier =
+        TableIdentifier.of(definition.name().namespace(), definition.name().name());
+    ensureNamespace(catalog, identifier.namespace());
+    if (catalog.tableExists(identifier)) {
+      throw new AlreadyExistsException(
+          "Cannot create " + definition.name() + ": it already exists");
+    }
+    try {
+      return catalog
+          .buildTable(identifier, schema)
+          .withPartitionSpec(spec)
+          .withSortOrder(sortOrder)
+          .withProperties(properties)
+          .create();
+    } catch (org.apache.iceberg.exceptions.AlreadyExistsException e) {
+      throw new AlreadyExistsException(
+          "Cannot create " + definition.name() + ": it already exists", e);
+    }
+  }
+
+  private List<Column> validatedColumns(Optional<String> timeColumn, List<String> seriesKey) {
+    String table = definition.name().toString();
+    if (definition.columns().isEmpty()) {
+      throw TimelakeException.validation("Cannot create %s: it has no columns", table);
+    }
+    Set<String> seen = new HashSet<>();
+    for (Column column : definition.columns()) {
+      if (!seen.add(column.name().toLowerCase(Locale.ROOT))) {
+        throw TimelakeException.validation(
+            "Cannot create %s: column '%s' is declared twice", table, column.name());
+      }
+    }
+    if (timeColumn.isEmpty()) {
+      if (!seriesKey.isEmpty()) {
+        throw TimelakeException.validation(
+            "Cannot create %s: a series key needs a time column (set time_column)", table);
+      }
+      return definition.columns();
+    }
+    String time = timeColumn.get();
+    List<Column> columns = new ArrayList<>();
+    for (Column column : definition.columns()) {
+      columns.add(keyed(column, time, seriesKey) ? column.asRequired() : column);
+    }
+    Column timeDef = find(columns, time, "time column");
+    if (timeDef.type().kind() != ColumnType.Kind.TIMESTAMPTZ) {
+      throw TimelakeException.validation(
+          "Cannot create %s: time column '%s' has type %s (expected TIMESTAMPTZ; integer"
+              + " logical clocks are not supported yet)",
+          table, time, timeDef.type());
+    }
+    Set<String> keySeen = new HashSet<>();
+    for (String key : seriesKey) {
+      Column keyDef = find(columns, key, "series-key column");
+      if (key.equals(time)) {
+        throw TimelakeException.validation(
+            "Cannot create %s: the time column '%s' cannot also be a series-key column",
+            table, key);
+      }
+      if (!keySeen.add(key)) {
+        throw TimelakeException.validation(
+            "Cannot create %s: series-key column '%s' is listed twice", table, key);
+      }
+      if (!SERIES_KEY_KINDS.contains(keyDef.type().kind())) {
+        throw TimelakeException.validation(
+            "Cannot create %s: series-key column '%s' has type %s (expected VARCHAR, INTEGER or"
+                + " BIGINT)",
+            table, key, keyDef.type());
+      }
+    }
+    if (ingestTime() && seen.contains(INGEST_TIME_COLUMN)) {
+      throw TimelakeException.validation(
+          "Cannot create %s: column '%s' is reserved for the insertion time (create with"
+              + " ingest_time = false to use it yourself)",
+          table, INGEST_TIME_COLUMN);
+    }
+    if (ingestTime()) {
+      columns.add(Column.required(INGEST_TIME_COLUMN, ColumnType.TIMESTAMPTZ));
+    }
+    return columns;
+  }
+
+  private static boolean keyed(Column column, String time, List<String> seriesKey) {
+    return column.name().equals(time) || seriesKey.contains(column.name());
+  }
+
+  private Column find(List<Column> columns, String name, String role) {
+    return columns.stream()
+        .filter(c -> c.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                TimelakeException.validation(
+                    "Cannot create %s: %s '%s' is not a column (columns: %s)",
+                    definition.name(),
+                    role,
+                    name,
+                    String.join(", ", definition.columns().stream().map(Column::name).toList())));
+  }
+
+  private boolean ingestTime() {
+    return Boolean.parseBoolean(options.getOrDefault(Settings.INGEST_TIME.name(), "true"))
+        && options.containsKey(Settings.TIME_COLUMN.name());
+  }
+
+  private static Schema schema(List<Column> columns) {
+    List<Types.NestedField> fields = new ArrayList<>();
+    int id = 1;
+    for (Column column : columns) {
+      fields.add(
+          Types.NestedField.of(
+              id++, column.isNullable(), column.name(), TypeMapping.toIceberg(column.type())));
+    }
+    return new Schema(fields);
+  }
+
+  private PartitionSpec partitionSpec(Schema schema, Optional<String> timeColumn) {
+    if (timeColumn.isEmpty()) {
+      return PartitionSpec.unpartitioned();
+    }
+    Chunk chunk = Chunk.parse(options.getOrDefault(Settings.CHUNK.name(), "day"));
+    PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
+    return switch (chunk) {
+      case HOUR -> builder.hour(timeColumn.get()).build();
+      case DAY -> builder.day(timeColumn.get()).build();
+      case MONTH -> builder.month(timeColumn.get()).build();
+    };
+  }
+
+  private static SortOrder sortOrder(Schema schema, Optional<String> time, List<String> seriesKey) {
+    if (time.isEmpty()) {
+      return SortOrder.unsorted();
+    }
+    SortOrder.Builder builder = SortOrder.builderFor(schema);
+    seriesKey.forEach(builder::asc);
+    return builder.asc(time.get()).build();
+  }
+
+  private Map<String, String> properties(Optional<String> timeColumn, List<Column> columns) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(TableProperties.FORMAT_VERSION, "2");
+    properties.put(
+        Settings.FORMAT_VERSION.propertyKey(), Integer.toString(TableContract.FORMAT_VERSION));
+    options.forEach(
+        (name, value) -> {
+          if (!name.equals(Settings.INGEST_TIME.name())) {
+            properties.put(Setting.PREFIX + name, value);
+          }
+        });
+    if (timeColumn.isPresent()) {
+      properties.putIfAbsent(Settings.CHUNK.propertyKey(), "day");
+      if (ingestTime()) {
+        properties.put(Settings.INGEST_TIME_COLUMN.propertyKey(), INGEST_TIME_COLUMN);
+      }
+    }
+    properties.put(
+        TableProperties.PARQUET_COMPRESSION,
+        options.getOrDefault(Settings.COMPRESSION_CODEC.name(), "zstd"));
+    return properties;
+  }
+
+  private static void ensureNamespace(Catalog catalog, Namespace namespace) {
+    if (catalog instanceof SupportsNamespaces namespaces
+        && !namespaces.namespaceExists(namespace)) {
+      try {
+        namespaces.createNamespace(namespace);
+      } catch (org.apache.iceberg.exceptions.AlreadyExistsException e) {
+        // Another process created it first; that is what we wanted.
+      }
+    }
+  }
+}

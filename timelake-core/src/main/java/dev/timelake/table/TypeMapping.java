@@ -1,0 +1,53 @@
+package dev.timelake.table;
+
+import dev.timelake.ColumnType;
+import dev.timelake.TimelakeException;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/** Maps Timelake column types to Iceberg types and back. */
+public final class TypeMapping {
+  private TypeMapping() {}
+
+  /** The Iceberg type that stores a column of {@code type}. */
+  public static Type toIceberg(ColumnType type) {
+    return switch (type.kind()) {
+      case BOOLEAN -> Types.BooleanType.get();
+      case INTEGER -> Types.IntegerType.get();
+      case BIGINT -> Types.LongType.get();
+      case FLOAT -> Types.FloatType.get();
+      case DOUBLE -> Types.DoubleType.get();
+      case DECIMAL -> Types.DecimalType.of(type.precision(), type.scale());
+      case VARCHAR -> Types.StringType.get();
+      case DATE -> Types.DateType.get();
+      case TIMESTAMP -> Types.TimestampType.withoutZone();
+      case TIMESTAMPTZ -> Types.TimestampType.withZone();
+      case BLOB -> Types.BinaryType.get();
+    };
+  }
+
+  /** The column type of an Iceberg type; nested and exotic types are rejected by name. */
+  public static ColumnType fromIceberg(Type type, String column) {
+    return switch (type.typeId()) {
+      case BOOLEAN -> ColumnType.BOOLEAN;
+      case INTEGER -> ColumnType.INTEGER;
+      case LONG -> ColumnType.BIGINT;
+      case FLOAT -> ColumnType.FLOAT;
+      case DOUBLE -> ColumnType.DOUBLE;
+      case DECIMAL -> {
+        Types.DecimalType decimal = (Types.DecimalType) type;
+        yield ColumnType.decimal(decimal.precision(), decimal.scale());
+      }
+      case STRING -> ColumnType.VARCHAR;
+      case DATE -> ColumnType.DATE;
+      case TIMESTAMP ->
+          ((Types.TimestampType) type).shouldAdjustToUTC()
+              ? ColumnType.TIMESTAMPTZ
+              : ColumnType.TIMESTAMP;
+      case BINARY -> ColumnType.BLOB;
+      default ->
+          throw TimelakeException.validation(
+              "Column '%s' has Iceberg type %s, which Timelake does not support yet", column, type);
+    };
+  }
+}

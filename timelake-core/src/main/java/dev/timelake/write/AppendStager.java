@@ -1,0 +1,242 @@
+package dev.timelake.write;
+
+import dev.timelake.Column;
+import dev.timelake.QueryFailedException;
+import dev.timelake.TimelakeException;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.table.TableContract;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Loads an append's sources into one DuckDB temporary table with the table's columns, aligned to
+ * its schema, and checks required columns, so that nothing is written before the input is known to
+ * be valid. The temporary table keeps input order in its rowid.
+ */
+final class AppendStager implements AutoCloseable {
+  private final EngineConnection connection;
+  private final TableContract contract;
+  private final long ingestMicros;
+  private final String stageTable;
+  private long stagedRows;
+
+  AppendStager(EngineConnection connection, TableContract contract, long ingestMicros) {
+    this.connection = connection;
+    this.contract = contract;
+    this.ingestMicros = ingestMicros;
+    this.stageTable = "__tl_stage_" + UUID.randomUUID().toString().replace("-", "");
+    List<String> columns = new ArrayList<>();
+    for (Column column : contract.columns()) {
+      columns.add(SqlText.identifier(column.name()) + " " + column.type().sql());
+    }
+    connection.execute(
+        "CREATE TEMPORARY TABLE " + stageTable + " (" + String.join(", ", columns) + ")");
+  }
+
+  /** The temporary table holding the staged rows. */
+  String stageTable() {
+    return stageTable;
+  }
+
+  /** Rows staged so far. */
+  long stagedRows() {
+    return stagedRows;
+  }
+
+  /** Stages one source; throws naming the source, column and row when it is invalid. */
+  void stage(AppendSource source) {
+    if (source instanceof AppendSource.ParquetFiles parquet) {
+      stageParquet(parquet);
+    } else if (source instanceof AppendSource.CsvFile csv) {
+      stageCsv(csv);
+    } else if (source instanceof AppendSource.ArrowStream arrow) {
+      stageArrow(arrow);
+    } else if (source instanceof AppendSource.Query query) {
+      stageRelation("(" + query.sql() + ")", source.describe());
+    } else if (source instanceof AppendSource.Rows rows) {
+      stageRows(rows);
+    }
+  }
+
+  private void stageParquet(AppendSource.ParquetFiles parquet) {
+    List<String> paths = new ArrayList<>();
+    for (Path file : parquet.files()) {
+      requireReadable(file);
+      paths.add(file.toAbsolutePath().toString());
+    }
+    stageRelation("read_parquet(" + SqlText.literalList(paths) + ")", parquet.describe());
+  }
+
+  private void stageCsv(AppendSource.CsvFile csv) {
+    Path file = csv.file();
+    requireReadable(file);
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String delimiter = name.endsWith(".tsv") || name.endsWith(".tsv.gz") ? "\t" : ",";
+    String base =
+        "read_csv("
+            + SqlText.literal(file.toAbsolutePath().toString())
+            + ", header = true, delim = "
+            + SqlText.literal(delimiter);
+    List<InputColumn> header = describe(base + ", all_varchar = true)", csv.describe());
+    List<String> types = new ArrayList<>();
+    for (InputColumn column : header) {
+      for (Column tableColumn : contract.columns()) {
+        if (tableColumn.name().equalsIgnoreCase(column.name())) {
+          types.add(
+              SqlText.literal(column.name()) + ": " + SqlText.literal(tableColumn.type().sql()));
+        }
+      }
+    }
+    String typed = types.isEmpty() ? ")" : ", types = {" + String.join(", ", types) + "})";
+    stageRelation(base + typed, csv.describe());
+  }
+
+  private void stageArrow(AppendSource.ArrowStream arrow) {
+    String name = "__tl_arrow_" + UUID.randomUUID().toString().replace("-", "");
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, arrow.reader(), stream);
+      connection.jdbc().unwrap(DuckDBConnection.class).registerArrowStream(name, stream);
+      stageRelation(name, arrow.describe());
+    } catch (SQLException e) {
+      throw new QueryFailedException("Cannot read the Arrow input: " + e.getMessage(), e);
+    }
+  }
+
+  private void stageRows(AppendSource.Rows rows) {
+    String input = "__tl_rows_" + UUID.randomUUID().toString().replace("-", "");
+    List<String> columns = new ArrayList<>();
+    for (String column : rows.columns()) {
+      columns.add(SqlText.identifier(column) + " " + contract.column(column).type().sql());
+    }
+    connection.execute("CREATE TEMPORARY TABLE " + input + " (" + String.join(", ", columns) + ")");
+    try {
+      String placeholders = String.join(", ", java.util.Collections.nCopies(columns.size(), "?"));
+      try (PreparedStatement insert =
+          connection.prepare("INSERT INTO " + input + " VALUES (" + placeholders + ")")) {
+        int rowNumber = 0;
+        for (List<Object> row : rows.rows()) {
+          rowNumber++;
+          if (row.size() != columns.size()) {
+            throw SchemaAlignment.rejected(
+                contract,
+                "row %d has %d values, expected %d",
+                rowNumber,
+                row.size(),
+                columns.size());
+          }
+          for (int i = 0; i < row.size(); i++) {
+            insert.setObject(i + 1, JavaValues.toJdbc(row.get(i)));
+          }
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      } catch (SQLException e) {
+        throw SchemaAlignment.rejected(contract, "rows could not be converted: %s", e.getMessage());
+      }
+      stageRelation(input, rows.describe());
+    } finally {
+      connection.execute("DROP TABLE IF EXISTS " + input);
+    }
+  }
+
+  private void stageRelation(String relation, String sourceName) {
+    List<InputColumn> input = describe(relation, sourceName);
+    String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros);
+    long firstRow = stagedRows;
+    try {
+      connection.execute("INSERT INTO " + stageTable + " SELECT " + select + " FROM " + relation);
+    } catch (QueryFailedException e) {
+      throw new dev.timelake.ValidationException(
+          "Cannot append to "
+              + contract.name()
+              + ": cannot read "
+              + sourceName
+              + ": "
+              + firstLine(e.getMessage()),
+          e);
+    }
+    stagedRows = ((Number) connection.scalar("SELECT count(*) FROM " + stageTable)).longValue();
+    checkRequired(firstRow, sourceName);
+  }
+
+  private List<InputColumn> describe(String relation, String sourceName) {
+    try {
+      List<InputColumn> columns = new ArrayList<>();
+      for (List<Object> row : connection.rows("DESCRIBE SELECT * FROM " + relation)) {
+        columns.add(new InputColumn((String) row.get(0), (String) row.get(1)));
+      }
+      return columns;
+    } catch (QueryFailedException e) {
+      throw new dev.timelake.ValidationException(
+          "Cannot append to "
+              + contract.name()
+              + ": cannot read "
+              + sourceName
+              + ": "
+              + firstLine(e.getMessage()),
+          e);
+    }
+  }
+
+  private void checkRequired(long firstRow, String sourceName) {
+    List<Column> required = contract.columns().stream().filter(c -> !c.isNullable()).toList();
+    if (required.isEmpty()) {
+      return;
+    }
+    List<String> probes = new ArrayList<>();
+    for (Column column : required) {
+      probes.add("min(CASE WHEN " + SqlText.identifier(column.name()) + " IS NULL THEN rowid END)");
+    }
+    List<Object> firstNulls =
+        connection
+            .rows(
+                "SELECT "
+                    + String.join(", ", probes)
+                    + " FROM "
+                    + stageTable
+                    + " WHERE rowid >= "
+                    + firstRow)
+            .get(0);
+    for (int i = 0; i < required.size(); i++) {
+      if (firstNulls.get(i) != null) {
+        long row = ((Number) firstNulls.get(i)).longValue() - firstRow + 1;
+        throw SchemaAlignment.rejected(
+            contract,
+            "column '%s' is null in row %d of %s",
+            required.get(i).name(),
+            row,
+            sourceName);
+      }
+    }
+  }
+
+  private void requireReadable(Path file) {
+    if (!Files.isReadable(file)) {
+      throw TimelakeException.validation(
+          "Cannot append to %s: file %s does not exist or cannot be read", contract.name(), file);
+    }
+  }
+
+  private static String firstLine(String message) {
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  @Override
+  public void close() {
+    connection.execute("DROP TABLE IF EXISTS " + stageTable);
+  }
+}

@@ -1,0 +1,122 @@
+package dev.timelake.write;
+
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.TimelakeException;
+import dev.timelake.engine.SqlText;
+import dev.timelake.table.TableContract;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Aligns an input's columns to a table's schema: matches names, allows only lossless widening,
+ * fills missing nullable columns with null and the insertion time with the append's start. The
+ * result is a SELECT list; nothing is read or written here.
+ */
+final class SchemaAlignment {
+  private static final Map<ColumnType.Kind, Set<String>> WIDENINGS =
+      Map.of(
+          ColumnType.Kind.INTEGER, Set.of("TINYINT", "SMALLINT"),
+          ColumnType.Kind.BIGINT, Set.of("TINYINT", "SMALLINT", "INTEGER"),
+          ColumnType.Kind.DOUBLE, Set.of("FLOAT"),
+          ColumnType.Kind.TIMESTAMPTZ, Set.of("TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"),
+          ColumnType.Kind.TIMESTAMP, Set.of("TIMESTAMP_S", "TIMESTAMP_MS"));
+
+  private SchemaAlignment() {}
+
+  /**
+   * The SELECT list that turns the input into the table's columns, in table order.
+   *
+   * @param ingestMicros the append's start, for an insertion-time column the input lacks
+   */
+  static String selectList(
+      TableContract contract, List<InputColumn> input, String sourceName, long ingestMicros) {
+    Map<String, InputColumn> byName = new HashMap<>();
+    for (InputColumn column : input) {
+      if (byName.put(column.name().toLowerCase(Locale.ROOT), column) != null) {
+        throw rejected(contract, "column '%s' appears twice in %s", column.name(), sourceName);
+      }
+    }
+    Set<String> known = new java.util.HashSet<>();
+    contract.columnNames().forEach(name -> known.add(name.toLowerCase(Locale.ROOT)));
+    for (InputColumn column : input) {
+      if (!known.contains(column.name().toLowerCase(Locale.ROOT))) {
+        throw rejected(
+            contract,
+            "%s has column '%s', which the table does not have (columns: %s)",
+            sourceName,
+            column.name(),
+            String.join(", ", contract.columnNames()));
+      }
+    }
+    List<String> select = new ArrayList<>();
+    Optional<String> ingest = contract.ingestTimeColumn();
+    for (Column column : contract.columns()) {
+      InputColumn source = byName.get(column.name().toLowerCase(Locale.ROOT));
+      String target = SqlText.identifier(column.name());
+      boolean isIngest = ingest.isPresent() && ingest.get().equals(column.name());
+      if (source == null && isIngest) {
+        select.add(ingestLiteral(ingestMicros) + " AS " + target);
+      } else if (source == null && column.isNullable()) {
+        select.add("CAST(NULL AS " + column.type().sql() + ") AS " + target);
+      } else if (source == null) {
+        throw rejected(
+            contract, "required column '%s' is missing from %s", column.name(), sourceName);
+      } else {
+        String value = converted(contract, column, source, sourceName);
+        select.add(
+            (isIngest ? "coalesce(" + value + ", " + ingestLiteral(ingestMicros) + ")" : value)
+                + " AS "
+                + target);
+      }
+    }
+    return String.join(", ", select);
+  }
+
+  static String ingestLiteral(long micros) {
+    return "make_timestamptz(CAST(" + micros + " AS BIGINT))";
+  }
+
+  private static String converted(
+      TableContract contract, Column column, InputColumn source, String sourceName) {
+    String reference = SqlText.identifier(source.name());
+    String inputType = normalize(source.duckdbType());
+    String tableType = column.type().sql();
+    if (inputType.equals(tableType) || inputType.equals("\"NULL\"") || inputType.equals("NULL")) {
+      return inputType.equals(tableType)
+          ? reference
+          : "CAST(" + reference + " AS " + tableType + ")";
+    }
+    if (WIDENINGS.getOrDefault(column.type().kind(), Set.of()).contains(inputType)) {
+      return "CAST(" + reference + " AS " + tableType + ")";
+    }
+    throw rejected(
+        contract,
+        "column '%s' is %s in %s but %s in the table (only lossless widening is allowed, e.g."
+            + " INTEGER to BIGINT or FLOAT to DOUBLE; cast the input)",
+        column.name(),
+        source.duckdbType(),
+        sourceName,
+        tableType);
+  }
+
+  private static String normalize(String duckdbType) {
+    String upper = duckdbType.trim().toUpperCase(Locale.ROOT);
+    return switch (upper) {
+      case "TIMESTAMP WITH TIME ZONE" -> "TIMESTAMPTZ";
+      case "TIMESTAMP_US" -> "TIMESTAMP";
+      case "DECIMAL" -> "DECIMAL(18,3)";
+      default -> upper.replace(", ", ",");
+    };
+  }
+
+  static TimelakeException rejected(TableContract contract, String format, Object... args) {
+    return TimelakeException.validation(
+        "Cannot append to %s: %s", contract.name(), String.format(format, args));
+  }
+}
