@@ -23,6 +23,14 @@ public final class Catalogs {
 
   private static final String CATALOG_NAME = "timelake";
 
+  static {
+    // Iceberg plans scans on a worker pool whose iterator polls with 10 ms sleeps; for the small
+    // manifests of time-series tables planning in the calling thread is several times faster.
+    if (System.getProperty("iceberg.scan.plan-in-worker-pool") == null) {
+      System.setProperty("iceberg.scan.plan-in-worker-pool", "false");
+    }
+  }
+
   private Catalogs() {}
 
   /** Opens (creating when missing) the embedded catalog of a warehouse folder. */
@@ -43,6 +51,8 @@ public final class Catalogs {
     properties.put("jdbc.schema-version", "V1");
     properties.put("jdbc.busy_timeout", "30000");
     properties.put(CatalogProperties.CLIENT_POOL_SIZE, "1");
+    properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
+    properties.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
     return open(properties);
   }
 

@@ -28,6 +28,10 @@ public final class Engine implements AutoCloseable {
       properties.setProperty("temp_directory", tempDirectory);
       properties.setProperty("preserve_insertion_order", "true");
       Connection connection = DriverManager.getConnection("jdbc:duckdb:", properties);
+      try (java.sql.Statement statement = connection.createStatement()) {
+        // Timelake's data files never change once written, so their footers can be cached.
+        statement.execute("SET parquet_metadata_cache = true");
+      }
       return new Engine(connection.unwrap(DuckDBConnection.class));
     } catch (SQLException e) {
       throw new TimelakeException(

@@ -3,25 +3,49 @@ package dev.timelake.read;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A live data file a scan reads: its location, data sequence number (commit order; compaction keeps
- * the newest of the files it merges), row count and the bounds of its time column and first
- * series-key column (null when unknown or for plain tables).
+ * A live data file a scan reads: its location, time partition, data sequence number (commit order;
+ * compaction keeps the newest of the files it merges), row count and the bounds of its time column
+ * and first series-key column (null when unknown or for plain tables).
+ *
+ * <p>A file is <em>fresh</em> when every row is newer than every row of the earlier files of its
+ * partition (its lowest time is above their highest): then no earlier file can hold one of its
+ * keys, and only later files can replace its rows.
  */
 public record PlannedFile(
     String location,
+    int partition,
     long sequenceNumber,
     long rows,
     long sizeBytes,
     long minMicros,
     long maxMicros,
     Comparable<Object> minKey,
-    Comparable<Object> maxKey) {
+    Comparable<Object> maxKey,
+    boolean fresh) {
   public PlannedFile {
     requireNonNull(location, "location is null");
   }
 
+  /** This file, marked fresh or not. */
+  PlannedFile withFresh(boolean isFresh) {
+    return new PlannedFile(
+        location,
+        partition,
+        sequenceNumber,
+        rows,
+        sizeBytes,
+        minMicros,
+        maxMicros,
+        minKey,
+        maxKey,
+        isFresh);
+  }
+
   /** True when this file and {@code other} may hold rows with the same (series key…, time). */
   public boolean mayShareKeysWith(PlannedFile other) {
+    if (fresh && other.fresh) {
+      return false;
+    }
     if (maxMicros < other.minMicros || other.maxMicros < minMicros) {
       return false;
     }

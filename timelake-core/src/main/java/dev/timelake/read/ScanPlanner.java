@@ -40,7 +40,7 @@ public final class ScanPlanner {
       return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate);
     }
     int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
-    List<PlannedFile> files = plannedFiles(iceberg, contract, filter);
+    List<PlannedFile> files = markFresh(plannedFiles(iceberg, contract, filter));
     if (!deduplicate || !contract.deduplicates()) {
       return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false);
     }
@@ -79,6 +79,23 @@ public final class ScanPlanner {
     return files;
   }
 
+  /**
+   * Marks the files whose rows are all newer than every row of the earlier files of their
+   * partition. Derived from committed metadata only, so concurrent writers cannot make it wrong.
+   * Pruned-away files are earlier too, but a filter that pruned them also excludes their keys.
+   */
+  static List<PlannedFile> markFresh(List<PlannedFile> files) {
+    Map<Integer, Long> highestSoFar = new java.util.HashMap<>();
+    List<PlannedFile> marked = new ArrayList<>(files.size());
+    for (PlannedFile file : files) {
+      Long highest = highestSoFar.get(file.partition());
+      boolean fresh = highest == null || file.minMicros() > highest;
+      highestSoFar.merge(file.partition(), file.maxMicros(), Math::max);
+      marked.add(file.withFresh(fresh));
+    }
+    return marked;
+  }
+
   private static PlannedFile planned(DataFile file, Types.NestedField time, Types.NestedField key) {
     long min = Long.MIN_VALUE;
     long max = Long.MAX_VALUE;
@@ -90,15 +107,18 @@ public final class ScanPlanner {
     }
     Comparable<Object> minKey = key == null ? null : comparable(bound(file.lowerBounds(), key));
     Comparable<Object> maxKey = key == null ? null : comparable(bound(file.upperBounds(), key));
+    int partition = file.partition().size() == 0 ? 0 : file.partition().get(0, Integer.class);
     return new PlannedFile(
         file.location(),
+        partition,
         file.dataSequenceNumber() == null ? 0 : file.dataSequenceNumber(),
         file.recordCount(),
         file.fileSizeInBytes(),
         min,
         max,
         minKey,
-        maxKey);
+        maxKey,
+        false);
   }
 
   @SuppressWarnings("unchecked")

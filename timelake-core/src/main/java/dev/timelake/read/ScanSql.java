@@ -17,7 +17,7 @@ public final class ScanSql {
   private ScanSql() {}
 
   /** A SELECT statement producing the table's rows as the plan reads them. */
-  public static String relation(ScanPlan plan) {
+  public static String relation(ScanPlan plan, DedupStrategy strategy) {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
     List<String> parts = new ArrayList<>();
@@ -25,7 +25,10 @@ public final class ScanSql {
       parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()));
     }
     for (List<PlannedFile> group : plan.overlapping()) {
-      parts.add(deduplicatedGroup(contract, columns, group));
+      parts.add(
+          strategy == DedupStrategy.MERGE
+              ? mergedGroup(contract, columns, group)
+              : keysFirstGroup(contract, columns, group));
     }
     if (parts.isEmpty()) {
       return empty(contract);
@@ -33,8 +36,68 @@ public final class ScanSql {
     return String.join(" UNION ALL ", parts);
   }
 
-  private static String deduplicatedGroup(
+  /** Every row of the group ranked by (insertion time, commit order); the first per key wins. */
+  private static String mergedGroup(
       TableContract contract, String columns, List<PlannedFile> group) {
+    return "SELECT "
+        + columns
+        + " FROM ("
+        + ranked(columns, group)
+        + ")"
+        + " QUALIFY row_number() OVER (PARTITION BY "
+        + SqlText.identifiers(contract.keyColumns())
+        + " ORDER BY "
+        + winnerOrder(contract)
+        + ") = 1";
+  }
+
+  /**
+   * Older copies listed from key columns only, then the group read with an anti-join. A key held by
+   * two files is always held by a non-fresh one, so only those keys are candidates.
+   */
+  private static String keysFirstGroup(
+      TableContract contract, String columns, List<PlannedFile> group) {
+    String keys = SqlText.identifiers(contract.keyColumns());
+    List<String> rankColumns = new ArrayList<>(contract.keyColumns());
+    contract.ingestTimeColumn().ifPresent(rankColumns::add);
+    List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
+    String candidates = "SELECT DISTINCT " + keys + " FROM " + readParquet(notFresh);
+    String copies =
+        "SELECT * FROM ("
+            + ranked(SqlText.identifiers(rankColumns), group)
+            + ") SEMI JOIN ("
+            + candidates
+            + ") USING ("
+            + keys
+            + ")";
+    String older =
+        "SELECT "
+            + keys
+            + ", "
+            + SEQUENCE
+            + " FROM ("
+            + copies
+            + ") QUALIFY row_number() OVER"
+            + " (PARTITION BY "
+            + keys
+            + " ORDER BY "
+            + winnerOrder(contract)
+            + ") > 1";
+    return "SELECT "
+        + columns
+        + " FROM ("
+        + ranked(columns, group)
+        + ") ANTI JOIN ("
+        + older
+        + ") USING ("
+        + keys
+        + ", "
+        + SEQUENCE
+        + ")";
+  }
+
+  /** The group's rows with their file's data sequence number. */
+  private static String ranked(String columns, List<PlannedFile> group) {
     List<String> ranked = new ArrayList<>();
     for (PlannedFile file : group) {
       ranked.add(
@@ -47,19 +110,15 @@ public final class ScanSql {
               + " FROM "
               + readParquet(List.of(file)));
     }
+    return String.join(" UNION ALL ", ranked);
+  }
+
+  /** Latest write first: highest insertion time, then highest data sequence number. */
+  private static String winnerOrder(TableContract contract) {
     List<String> order = new ArrayList<>();
     contract.ingestTimeColumn().ifPresent(c -> order.add(SqlText.identifier(c) + " DESC"));
     order.add(SEQUENCE + " DESC");
-    return "SELECT "
-        + columns
-        + " FROM ("
-        + String.join(" UNION ALL ", ranked)
-        + ")"
-        + " QUALIFY row_number() OVER (PARTITION BY "
-        + SqlText.identifiers(contract.keyColumns())
-        + " ORDER BY "
-        + String.join(", ", order)
-        + ") = 1";
+    return String.join(", ", order);
   }
 
   /** {@code read_parquet([...])} over the files' local paths. */

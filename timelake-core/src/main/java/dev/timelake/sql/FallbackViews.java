@@ -5,6 +5,7 @@ import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.read.DedupStrategy;
 import dev.timelake.read.ScanPlanner;
 import dev.timelake.read.ScanSql;
 import dev.timelake.table.Settings;
@@ -44,7 +45,11 @@ final class FallbackViews {
         continue;
       }
       boolean dedup = settings.isEnabled(Settings.READ_DEDUP, table.contract());
-      String relation = ScanSql.relation(ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup));
+      DedupStrategy strategy =
+          DedupStrategy.parse(
+              settings.resolve(Settings.READ_DEDUP_STRATEGY, table.contract()).orElse("merge"));
+      String relation =
+          ScanSql.relation(ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup), strategy);
       if (schemas.add(name.namespace())) {
         connection.execute("CREATE SCHEMA IF NOT EXISTS " + SqlText.identifier(name.namespace()));
       }

@@ -3,6 +3,7 @@ package dev.timelake.sql;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.read.DedupStrategy;
 import dev.timelake.read.ScanPlan;
 import dev.timelake.read.ScanPlanner;
 import dev.timelake.read.ScanSql;
@@ -32,19 +33,13 @@ final class QueryRewriter {
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final SessionSettings settings;
-  private final ViewRegistry views;
   private final ConstantEvaluator constants;
   private final List<String> explanation = new ArrayList<>();
 
-  QueryRewriter(
-      LakeCatalog catalog,
-      EngineConnection connection,
-      SessionSettings settings,
-      ViewRegistry views) {
+  QueryRewriter(LakeCatalog catalog, EngineConnection connection, SessionSettings settings) {
     this.catalog = catalog;
     this.connection = connection;
     this.settings = settings;
-    this.views = views;
     this.constants = new ConstantEvaluator(connection);
   }
 
@@ -92,7 +87,10 @@ final class QueryRewriter {
             : pruningFilter(reference, contract, resolved).of(reference.enclosing().getWhere());
     boolean dedup = settings.isEnabled(Settings.READ_DEDUP, contract);
     ScanPlan plan = ScanPlanner.plan(table, filter, dedup);
-    String view = views.create(ScanSql.relation(plan));
+    DedupStrategy strategy =
+        DedupStrategy.parse(
+            settings.resolve(Settings.READ_DEDUP_STRATEGY, contract).orElse("merge"));
+    String relation = ScanSql.relation(plan, strategy);
     explanation.add(
         plan.explanation()
             + (filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE
@@ -101,8 +99,10 @@ final class QueryRewriter {
     if (node.getAlias() == null) {
       node.setAlias(new Alias(Names.unquote(node.getName()), false));
     }
+    // The table node prints as the subquery that reads the plan's files; the relation is generated
+    // SQL (names and paths through SqlText), never user text.
     node.setSchemaName(null);
-    node.setName(view);
+    node.setName("(" + relation + ")");
   }
 
   private PruningFilter pruningFilter(

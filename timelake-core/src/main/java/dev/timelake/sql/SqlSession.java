@@ -41,14 +41,12 @@ public final class SqlSession implements AutoCloseable {
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final SessionSettings settings = new SessionSettings();
-  private final ViewRegistry views;
   private final FallbackViews fallback;
   private Clock clock = Clock.systemUTC();
 
   public SqlSession(LakeCatalog catalog) {
     this.catalog = catalog;
     this.connection = catalog.engine().connect();
-    this.views = new ViewRegistry(connection);
     this.fallback = new FallbackViews(catalog, connection, settings);
     connection.execute(
         "CREATE OR REPLACE TEMPORARY MACRO date_bin(stride, source, origin := TIMESTAMPTZ"
@@ -67,7 +65,6 @@ public final class SqlSession implements AutoCloseable {
 
   /** Runs one statement. */
   public StatementOutcome execute(String sql) {
-    views.dropAll();
     String text = stripTrailingSemicolon(sql);
     Statement statement;
     try {
@@ -101,7 +98,7 @@ public final class SqlSession implements AutoCloseable {
     QueryRewriter rewriter;
     String rewritten;
     try {
-      rewriter = new QueryRewriter(catalog, connection, settings, views);
+      rewriter = new QueryRewriter(catalog, connection, settings);
       rewritten = rewriter.rewrite(statement);
     } catch (UnsupportedOperationException e) {
       return runWithFallbackViews(text);
@@ -118,7 +115,7 @@ public final class SqlSession implements AutoCloseable {
       Select select,
       String operation) {
     LoadedTable table = catalog.require(Names.tableName(target));
-    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings, views);
+    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
     String source = rewriter.rewrite(select);
     List<String> names = insertColumns(table, columns, source);
     String aliased =
@@ -234,7 +231,7 @@ public final class SqlSession implements AutoCloseable {
     if (!(inner instanceof Select select)) {
       return passThrough(text);
     }
-    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings, views);
+    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
     String rewritten = rewriter.rewrite(select);
     List<List<String>> rows = new ArrayList<>();
     rewriter.explanation().forEach(line -> rows.add(List.of("timelake", line)));

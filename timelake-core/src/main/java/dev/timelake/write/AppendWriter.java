@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
@@ -56,7 +57,11 @@ final class AppendWriter {
         + ") = 1";
   }
 
-  /** Writes the files; removes what it wrote if any write fails. */
+  /**
+   * Writes the files; removes what it wrote if any write fails. Within each partition, rows newer
+   * than everything the partition held before go to one file and older (late) rows to another, so
+   * readers can tell the fresh file shares no key with earlier files and skip dedup for it.
+   */
   List<WrittenFile> write(String stageTable, Consumer<String> progress) {
     String rows = "__tl_rows_" + UUID.randomUUID().toString().replace("-", "");
     List<WrittenFile> written = new ArrayList<>();
@@ -72,11 +77,12 @@ final class AppendWriter {
               + deduplicated(stageTable)
               + ") ORDER BY "
               + PARTITION);
-      List<List<Object>> partitions = connection.rows(partitionSummarySql(rows));
+      String late = lateSql(rows);
+      List<List<Object>> files = connection.rows(fileSummarySql(rows, late));
       int done = 0;
-      for (List<Object> partition : partitions) {
-        written.add(writePartition(rows, partition));
-        progress.accept("wrote " + (++done) + " of " + partitions.size() + " files");
+      for (List<Object> file : files) {
+        written.add(writeFile(rows, late, file));
+        progress.accept("wrote " + (++done) + " of " + files.size() + " files");
       }
       return written;
     } catch (RuntimeException e) {
@@ -94,29 +100,61 @@ final class AppendWriter {
         .orElse("0");
   }
 
-  private String partitionSummarySql(String rows) {
+  /** A boolean expression: the row is not newer than all rows its partition held before. */
+  private String lateSql(String rows) {
+    if (contract.timeColumn().isEmpty() || table.currentSnapshot() == null) {
+      return "false";
+    }
+    String time = "epoch_us(" + SqlText.identifier(contract.timeColumn().get()) + ")";
+    List<Object> range =
+        connection.rows("SELECT min(" + time + "), max(" + time + ") FROM " + rows).get(0);
+    if (range.get(0) == null) {
+      return "false";
+    }
+    Map<Integer, Long> previous =
+        PartitionMaxima.of(
+            table,
+            contract,
+            ((Number) range.get(0)).longValue(),
+            ((Number) range.get(1)).longValue());
+    if (previous.isEmpty()) {
+      return "false";
+    }
+    StringBuilder late = new StringBuilder("CASE " + PARTITION);
+    previous.forEach(
+        (partition, max) ->
+            late.append(" WHEN ")
+                .append(partition)
+                .append(" THEN ")
+                .append(time)
+                .append(" <= ")
+                .append(max));
+    return late.append(" ELSE false END").toString();
+  }
+
+  private String fileSummarySql(String rows, String late) {
     String time = contract.timeColumn().map(SqlText::identifier).orElse(null);
     String range =
         time == null ? "0, 0" : "min(epoch_us(" + time + ")), max(epoch_us(" + time + "))";
     return "SELECT "
         + PARTITION
-        + ", count(*), "
+        + ", "
+        + late
+        + " AS late, count(*), "
         + range
         + " FROM "
         + rows
-        + " GROUP BY "
-        + PARTITION
-        + " ORDER BY "
-        + PARTITION;
+        + " GROUP BY ALL ORDER BY ALL";
   }
 
-  private WrittenFile writePartition(String rows, List<Object> summary) {
+  private WrittenFile writeFile(String rows, String late, List<Object> summary) {
     int partition = ((Number) summary.get(0)).intValue();
-    long count = ((Number) summary.get(1)).longValue();
+    boolean isLate = (Boolean) summary.get(1);
+    long count = ((Number) summary.get(2)).longValue();
     String location = newLocation(partition);
     String path = SqlText.localPath(location);
     createParentFolder(path);
-    String where = " WHERE " + PARTITION + " = " + partition;
+    String where = " WHERE " + PARTITION + " = " + partition + " AND (" + late + ") = " + isLate;
     String order =
         contract.isTimeSeries() ? " ORDER BY " + SqlText.identifiers(contract.keyColumns()) : "";
     connection.execute(
@@ -135,8 +173,8 @@ final class AppendWriter {
         location,
         partition,
         count,
-        ((Number) summary.get(2)).longValue(),
-        ((Number) summary.get(3)).longValue());
+        ((Number) summary.get(3)).longValue(),
+        ((Number) summary.get(4)).longValue());
   }
 
   private String newLocation(int partition) {
