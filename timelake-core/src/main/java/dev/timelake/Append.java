@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,10 +39,14 @@ public final class Append {
   private Optional<String> batchId = Optional.empty();
   private Clock clock = Clock.systemUTC();
   private Consumer<String> progress = message -> {};
+  private final Map<String, String> callSettings = new LinkedHashMap<>();
 
-  Append(LakeCatalog catalog, LoadedTable table) {
+  private final String operationName;
+
+  Append(LakeCatalog catalog, LoadedTable table, String operationName) {
     this.catalog = catalog;
     this.table = table;
+    this.operationName = operationName;
   }
 
   /** Makes the append idempotent: if a snapshot with this id is committed, nothing is written. */
@@ -138,6 +143,19 @@ public final class Append {
   /** Uses {@code clock} for the insertion time (tests and imports that replay history). */
   public Append clock(Clock clock) {
     this.clock = requireNonNull(clock, "clock is null");
+    return this;
+  }
+
+  /** Skips inline maintenance for this append, whatever the table's {@code auto-maintain}. */
+  public Append withoutMaintenance() {
+    return option("auto-maintain", "false");
+  }
+
+  /** Sets a call-level setting for this append and its inline maintenance. */
+  public Append option(String setting, String value) {
+    Map.Entry<dev.timelake.table.Setting, String> checked =
+        dev.timelake.table.Settings.check(setting, value, dev.timelake.table.Level.CALL);
+    callSettings.put(checked.getKey().name(), checked.getValue());
     return this;
   }
 

@@ -1,14 +1,21 @@
 package dev.timelake;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What an append did: rows committed, copies of a key dropped within the append, files written and
- * the new snapshot. A skipped append (its batch id was already committed) reports 0 rows and no
- * snapshot.
+ * What an append did: rows committed, copies of a key dropped within the append, files written, the
+ * new snapshot, and the inline maintenance that followed (or why it failed; the append stands). A
+ * skipped append (its batch id was already committed) reports 0 rows and no snapshot.
  */
 public record AppendResult(
-    long rows, long copiesDropped, int files, OptionalLong snapshotId, Outcome outcome) {
+    long rows,
+    long copiesDropped,
+    int files,
+    OptionalLong snapshotId,
+    Outcome outcome,
+    Optional<MaintenanceReport> maintenance,
+    Optional<String> maintenanceError) {
   /** Whether the append committed. */
   public enum Outcome {
     COMMITTED,
@@ -18,8 +25,26 @@ public record AppendResult(
     SKIPPED_DUPLICATE_BATCH
   }
 
+  /** A committed append, before any inline maintenance. */
+  public static AppendResult committed(long rows, long copiesDropped, int files, long snapshotId) {
+    return new AppendResult(
+        rows,
+        copiesDropped,
+        files,
+        OptionalLong.of(snapshotId),
+        Outcome.COMMITTED,
+        Optional.empty(),
+        Optional.empty());
+  }
+
   /** An append that wrote nothing. */
   public static AppendResult nothing(Outcome outcome) {
-    return new AppendResult(0, 0, 0, OptionalLong.empty(), outcome);
+    return new AppendResult(
+        0, 0, 0, OptionalLong.empty(), outcome, Optional.empty(), Optional.empty());
+  }
+
+  /** This result with the inline maintenance that followed it. */
+  public AppendResult withMaintenance(Optional<MaintenanceReport> report, Optional<String> error) {
+    return new AppendResult(rows, copiesDropped, files, snapshotId, outcome, report, error);
   }
 }

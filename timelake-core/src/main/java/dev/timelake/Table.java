@@ -59,7 +59,20 @@ public final class Table {
 
   /** Starts an append; nothing happens until {@link Append#commit()}. */
   public Append newAppend() {
-    return new Append(catalog, loaded);
+    return new Append(catalog, loaded, "append");
+  }
+
+  /**
+   * Starts an upsert: the way to correct readings. Rows replace the rows with the same (series
+   * key…, time), because the latest write wins; the same rule as an append, named for intent.
+   */
+  public Append newUpsert() {
+    return new Append(catalog, loaded, "upsert");
+  }
+
+  /** Starts an on-demand maintenance run; nothing happens until {@link Maintenance#run()}. */
+  public Maintenance newMaintenance() {
+    return new Maintenance(catalog, loaded);
   }
 
   /** Files, rows, partitions and snapshots of the current state. */

@@ -34,6 +34,9 @@ public final class LakeCatalog implements AutoCloseable {
   private final Catalog catalog;
   private final String description;
   private final Path tempDirectory;
+  private final java.util.concurrent.ConcurrentMap<TableName, Table> tables =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final QueryHeat heat = new QueryHeat();
   private Engine engine;
 
   public LakeCatalog(Catalog catalog, String description, Path tempDirectory) {
@@ -45,6 +48,11 @@ public final class LakeCatalog implements AutoCloseable {
   /** Where the lake lives, for messages. */
   public String description() {
     return description;
+  }
+
+  /** How often this process's queries read each partition. */
+  public QueryHeat heat() {
+    return heat;
   }
 
   /** The DuckDB engine, started on first use. */
@@ -61,13 +69,37 @@ public final class LakeCatalog implements AutoCloseable {
     return engine;
   }
 
-  /** The table's current state, if it exists. */
+  /**
+   * The table's current state, if it exists. Loaded tables are kept and refreshed, which costs one
+   * catalog lookup and re-reads metadata only when the table changed.
+   */
   public Optional<LoadedTable> load(TableName name) {
     try {
-      Table table = catalog.loadTable(identifier(name));
+      Table table = tables.get(name);
+      if (table == null) {
+        table = catalog.loadTable(identifier(name));
+        tables.put(name, table);
+      } else {
+        table = refreshed(name, table);
+      }
       return Optional.of(new LoadedTable(name, table, TableContract.of(name, table)));
     } catch (NoSuchTableException e) {
+      tables.remove(name);
       return Optional.empty();
+    }
+  }
+
+  private Table refreshed(TableName name, Table table) {
+    try {
+      table.refresh();
+      return table;
+    } catch (NoSuchTableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // Dropped and created again under the same name: load the new table.
+      Table reloaded = catalog.loadTable(identifier(name));
+      tables.put(name, reloaded);
+      return reloaded;
     }
   }
 
@@ -118,6 +150,7 @@ public final class LakeCatalog implements AutoCloseable {
 
   /** Drops a table and deletes its files; false when it did not exist. */
   public boolean drop(TableName name) {
+    tables.remove(name);
     return catalog.dropTable(identifier(name), true);
   }
 

@@ -28,6 +28,14 @@ public record ScanPlan(
     return independent.size() + overlapping.stream().mapToInt(List::size).sum();
   }
 
+  /** The partitions the plan reads. */
+  public java.util.Set<Integer> partitions() {
+    java.util.Set<Integer> partitions = new java.util.TreeSet<>();
+    independent.forEach(f -> partitions.add(f.partition()));
+    overlapping.forEach(group -> group.forEach(f -> partitions.add(f.partition())));
+    return partitions;
+  }
+
   /** One line on what the plan reads, for {@code --explain}. */
   public String explanation() {
     int grouped = overlapping.stream().mapToInt(List::size).sum();

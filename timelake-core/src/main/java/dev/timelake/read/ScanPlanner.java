@@ -57,6 +57,30 @@ public final class ScanPlanner {
     return new ScanPlan(contract, snapshot.snapshotId(), independent, overlapping, total, true);
   }
 
+  /** Every live file of the table, in commit order, marked fresh or not. */
+  public static List<PlannedFile> liveFiles(LoadedTable table) {
+    if (table.iceberg().currentSnapshot() == null) {
+      return List.of();
+    }
+    return markFresh(
+        plannedFiles(
+            table.iceberg(),
+            table.contract(),
+            org.apache.iceberg.expressions.Expressions.alwaysTrue()));
+  }
+
+  /** A plan over exactly {@code files}: one group that may share keys, or independent files. */
+  public static ScanPlan planOf(LoadedTable table, List<PlannedFile> files, boolean deduplicate) {
+    long snapshot =
+        table.iceberg().currentSnapshot() == null
+            ? -1
+            : table.iceberg().currentSnapshot().snapshotId();
+    boolean dedup = deduplicate && table.contract().deduplicates() && files.size() > 1;
+    return dedup
+        ? new ScanPlan(table.contract(), snapshot, List.of(), List.of(files), files.size(), true)
+        : new ScanPlan(table.contract(), snapshot, files, List.of(), files.size(), false);
+  }
+
   private static List<PlannedFile> plannedFiles(
       Table iceberg, TableContract contract, Expression filter) {
     TableScan scan = iceberg.newScan().filter(filter).includeColumnStats();

@@ -91,6 +91,7 @@ final class QueryRewriter {
         DedupStrategy.parse(
             settings.resolve(Settings.READ_DEDUP_STRATEGY, contract).orElse("merge"));
     String relation = ScanSql.relation(plan, strategy);
+    catalog.heat().record(table.name(), plan.partitions());
     explanation.add(
         plan.explanation()
             + (filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE

@@ -124,7 +124,12 @@ public final class SqlSession implements AutoCloseable {
         new AppendOperation(
                 table,
                 connection,
-                List.of(new AppendSource.Query(aliased)),
+                List.of(
+                    new AppendSource.Query(
+                        aliased,
+                        select instanceof net.sf.jsqlparser.statement.select.Values
+                            ? AppendSource.Casting.LITERALS
+                            : AppendSource.Casting.LOSSLESS)),
                 Optional.empty(),
                 clock.instant(),
                 operation,

@@ -112,6 +112,92 @@ public final class Settings {
           "0.1",
           "Parquet compression codec of written files.");
 
+  public static final Setting AUTO_MAINTAIN =
+      declare(
+          "auto-maintain",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(CREATE, TABLE, CALL),
+          "0.1",
+          "Run inline maintenance (compaction, retention, expiry) after each append when its"
+              + " thresholds are crossed; a failure never undoes the append.");
+  public static final Setting TARGET_FILE_SIZE =
+      declare(
+          "target-file-size",
+          SettingKind.BYTES,
+          "134217728",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Size of files written by compaction; files under 3/4 of it count as small.");
+  public static final Setting COMPACT_MIN_FILES =
+      declare(
+          "compact-min-files",
+          SettingKind.INTEGER,
+          "2",
+          Set.of(CREATE, TABLE, CALL),
+          "0.1",
+          "Small files a partition needs before compaction; also the backfill files that make a"
+              + " compacted cold partition compact again.");
+  public static final Setting COMPACT_COLD_AFTER =
+      declare(
+          "compact-cold-after",
+          SettingKind.DURATION,
+          "1h",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Once a partition's time range ended this long before the newest data, inline"
+              + " maintenance rewrites it into one sorted, duplicate-free file.");
+  public static final Setting RETENTION =
+      declare(
+          "retention",
+          SettingKind.DURATION,
+          null,
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Drop partitions that lie entirely before now minus this duration. Unset: keep all.");
+  public static final Setting SNAPSHOT_RETENTION =
+      declare(
+          "snapshot-retention",
+          SettingKind.DURATION,
+          "1d",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Snapshots younger than this are kept; older ones expire and their unused files are"
+              + " deleted.");
+  public static final Setting MIN_SNAPSHOTS =
+      declare(
+          "min-snapshots",
+          SettingKind.INTEGER,
+          "1",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "The newest snapshots always kept, whatever their age.");
+  public static final Setting MAX_SNAPSHOTS =
+      declare(
+          "max-snapshots",
+          SettingKind.INTEGER,
+          "500",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Beyond the newest this many, snapshots expire even when young.");
+  public static final Setting KEEP_SNAPSHOTS_UNTIL =
+      declare(
+          "keep-snapshots-until",
+          SettingKind.STRING,
+          null,
+          Set.of(TABLE),
+          "0.1",
+          "An ISO-8601 instant; no snapshot expires before it (e.g. during an upgrade).");
+  public static final Setting ORPHAN_FILE_AGE =
+      declare(
+          "orphan-file-age",
+          SettingKind.DURATION,
+          "1d",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "Files in the table's folders that no snapshot uses are deleted once this old, so a"
+              + " write in progress is never removed.");
+
   private static List<Setting> registry;
   private static Map<String, Setting> byName;
 

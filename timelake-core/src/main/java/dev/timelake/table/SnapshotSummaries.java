@@ -26,5 +26,8 @@ public final class SnapshotSummaries {
   /** What wrote the snapshot: append, insert, compaction, … */
   public static final String OPERATION = "timelake.operation";
 
+  /** Prefix of rollup summary keys, which compaction of a rollup carries forward. */
+  public static final String ROLLUP_PREFIX = "timelake.rollup-";
+
   private SnapshotSummaries() {}
 }

@@ -11,14 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.Metrics;
-import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.parquet.ParquetUtil;
 
 /**
  * Commits written files as one Iceberg append. Iceberg retries on concurrent commits; if the commit
@@ -28,9 +22,12 @@ final class AppendCommitter {
   private final Table table;
   private final TableContract contract;
 
-  AppendCommitter(Table table, TableContract contract) {
+  private final DataFileWriter writer;
+
+  AppendCommitter(Table table, TableContract contract, DataFileWriter writer) {
     this.table = table;
     this.contract = contract;
+    this.writer = writer;
   }
 
   /**
@@ -51,9 +48,8 @@ final class AppendCommitter {
   /** Commits the files with the given summary entries and returns the new snapshot. */
   Snapshot commit(List<WrittenFile> files, Map<String, String> summary) {
     List<DataFile> dataFiles = new ArrayList<>();
-    MetricsConfig metricsConfig = MetricsConfig.forTable(table);
     for (WrittenFile file : files) {
-      dataFiles.add(dataFile(file, metricsConfig));
+      dataFiles.add(writer.dataFile(file.location(), file.partition()));
     }
     AppendFiles append = table.newAppend();
     dataFiles.forEach(append::appendFile);
@@ -89,29 +85,7 @@ final class AppendCommitter {
     return table.currentSnapshot();
   }
 
-  private DataFile dataFile(WrittenFile file, MetricsConfig metricsConfig) {
-    InputFile input = table.io().newInputFile(file.location());
-    Metrics metrics = ParquetUtil.fileMetrics(input, metricsConfig);
-    DataFiles.Builder builder =
-        DataFiles.builder(table.spec())
-            .withPath(file.location())
-            .withFormat(FileFormat.PARQUET)
-            .withFileSizeInBytes(input.getLength())
-            .withMetrics(metrics)
-            .withSortOrder(table.sortOrder());
-    if (table.spec().isPartitioned()) {
-      builder.withPartition(new PartitionOrdinal(file.partition()));
-    }
-    return builder.build();
-  }
-
-  void deleteAll(List<WrittenFile> files, Exception failure) {
-    for (WrittenFile file : files) {
-      try {
-        table.io().deleteFile(file.location());
-      } catch (RuntimeException e) {
-        failure.addSuppressed(e);
-      }
-    }
+  private void deleteAll(List<WrittenFile> files, Exception failure) {
+    writer.deleteAll(files.stream().map(WrittenFile::location).toList(), failure);
   }
 }

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.apache.iceberg.Snapshot;
 
@@ -30,6 +29,7 @@ public final class AppendOperation {
   private final Instant startedAt;
   private final String operation;
   private final Consumer<String> progress;
+  private final java.util.Set<Integer> touched = new java.util.TreeSet<>();
 
   public AppendOperation(
       LoadedTable table,
@@ -48,6 +48,11 @@ public final class AppendOperation {
     this.progress = requireNonNull(progress, "progress is null");
   }
 
+  /** The partitions the committed append wrote to. */
+  public java.util.Set<Integer> touchedPartitions() {
+    return java.util.Set.copyOf(touched);
+  }
+
   /** Runs the append and reports what it committed. */
   public AppendResult run() {
     if (batchId.isPresent()
@@ -63,20 +68,18 @@ public final class AppendOperation {
       if (stager.stagedRows() == 0) {
         return AppendResult.nothing(AppendResult.Outcome.EMPTY);
       }
-      AppendWriter writer = new AppendWriter(connection, table.contract(), table.iceberg());
+      DataFileWriter fileWriter = new DataFileWriter(connection, table.iceberg(), table.contract());
+      AppendWriter writer =
+          new AppendWriter(connection, table.contract(), table.iceberg(), fileWriter);
       List<WrittenFile> files = writer.write(stager.stageTable(), progress);
       long rows = files.stream().mapToLong(WrittenFile::rows).sum();
       long dropped = stager.stagedRows() - rows;
       progress.accept("committing " + files.size() + " files");
       Snapshot snapshot =
-          new AppendCommitter(table.iceberg(), table.contract())
+          new AppendCommitter(table.iceberg(), table.contract(), fileWriter)
               .commit(files, summary(files, dropped));
-      return new AppendResult(
-          rows,
-          dropped,
-          files.size(),
-          OptionalLong.of(snapshot.snapshotId()),
-          AppendResult.Outcome.COMMITTED);
+      files.forEach(file -> touched.add(file.partition()));
+      return AppendResult.committed(rows, dropped, files.size(), snapshot.snapshotId());
     }
   }
 

@@ -47,16 +47,33 @@ public sealed interface AppendSource {
     }
   }
 
-  /** The rows of a DuckDB query run on the appending connection. */
-  record Query(String sql) implements AppendSource {
+  /**
+   * The rows of a DuckDB query run on the appending connection. With {@link Casting#LITERALS} (SQL
+   * {@code INSERT … VALUES}) values are cast to the column types as SQL casts literals, so {@code
+   * '2026-01-01 10:00'} fills a TIMESTAMPTZ column; otherwise only lossless widening.
+   */
+  record Query(String sql, Casting casting) implements AppendSource {
     public Query {
       requireNonNull(sql, "sql is null");
+      requireNonNull(casting, "casting is null");
+    }
+
+    public Query(String sql) {
+      this(sql, Casting.LOSSLESS);
     }
 
     @Override
     public String describe() {
-      return "query";
+      return casting == Casting.LITERALS ? "VALUES" : "query";
     }
+  }
+
+  /** How input values may be converted to column types. */
+  enum Casting {
+    /** Only equal types or lossless widening (INTEGER to BIGINT, FLOAT to DOUBLE). */
+    LOSSLESS,
+    /** Any cast DuckDB performs; for literal values typed by the user. */
+    LITERALS
   }
 
   /** Rows given in Java, as values in column order of {@code columns}. */

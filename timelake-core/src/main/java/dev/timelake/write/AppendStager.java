@@ -64,7 +64,7 @@ final class AppendStager implements AutoCloseable {
     } else if (source instanceof AppendSource.ArrowStream arrow) {
       stageArrow(arrow);
     } else if (source instanceof AppendSource.Query query) {
-      stageRelation("(" + query.sql() + ")", source.describe());
+      stageRelation("(" + query.sql() + ")", source.describe(), query.casting());
     } else if (source instanceof AppendSource.Rows rows) {
       stageRows(rows);
     }
@@ -76,7 +76,10 @@ final class AppendStager implements AutoCloseable {
       requireReadable(file);
       paths.add(file.toAbsolutePath().toString());
     }
-    stageRelation("read_parquet(" + SqlText.literalList(paths) + ")", parquet.describe());
+    stageRelation(
+        "read_parquet(" + SqlText.literalList(paths) + ")",
+        parquet.describe(),
+        AppendSource.Casting.LOSSLESS);
   }
 
   private void stageCsv(AppendSource.CsvFile csv) {
@@ -100,7 +103,7 @@ final class AppendStager implements AutoCloseable {
       }
     }
     String typed = types.isEmpty() ? ")" : ", types = {" + String.join(", ", types) + "})";
-    stageRelation(base + typed, csv.describe());
+    stageRelation(base + typed, csv.describe(), AppendSource.Casting.LOSSLESS);
   }
 
   private void stageArrow(AppendSource.ArrowStream arrow) {
@@ -109,7 +112,7 @@ final class AppendStager implements AutoCloseable {
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, arrow.reader(), stream);
       connection.jdbc().unwrap(DuckDBConnection.class).registerArrowStream(name, stream);
-      stageRelation(name, arrow.describe());
+      stageRelation(name, arrow.describe(), AppendSource.Casting.LOSSLESS);
     } catch (SQLException e) {
       throw new QueryFailedException("Cannot read the Arrow input: " + e.getMessage(), e);
     }
@@ -146,15 +149,15 @@ final class AppendStager implements AutoCloseable {
       } catch (SQLException e) {
         throw SchemaAlignment.rejected(contract, "rows could not be converted: %s", e.getMessage());
       }
-      stageRelation(input, rows.describe());
+      stageRelation(input, rows.describe(), AppendSource.Casting.LOSSLESS);
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + input);
     }
   }
 
-  private void stageRelation(String relation, String sourceName) {
+  private void stageRelation(String relation, String sourceName, AppendSource.Casting casting) {
     List<InputColumn> input = describe(relation, sourceName);
-    String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros);
+    String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
     long firstRow = stagedRows;
     try {
       connection.execute("INSERT INTO " + stageTable + " SELECT " + select + " FROM " + relation);

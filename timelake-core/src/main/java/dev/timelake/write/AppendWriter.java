@@ -1,23 +1,15 @@
 package dev.timelake.write;
 
-import dev.timelake.Chunk;
-import dev.timelake.ErrorCode;
-import dev.timelake.TimelakeException;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
-import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
 import dev.timelake.table.TimePartitions;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.types.Types;
 
 /**
  * Writes staged rows as Parquet files, one per touched time partition, sorted by (series key…,
@@ -30,11 +22,14 @@ final class AppendWriter {
   private final EngineConnection connection;
   private final TableContract contract;
   private final Table table;
+  private final DataFileWriter files;
 
-  AppendWriter(EngineConnection connection, TableContract contract, Table table) {
+  AppendWriter(
+      EngineConnection connection, TableContract contract, Table table, DataFileWriter files) {
     this.connection = connection;
     this.contract = contract;
     this.table = table;
+    this.files = files;
   }
 
   /** The rows that will be written: staged rows less copies of a key within the append. */
@@ -86,7 +81,7 @@ final class AppendWriter {
       }
       return written;
     } catch (RuntimeException e) {
-      written.forEach(file -> deleteQuietly(file.location(), e));
+      files.deleteAll(written.stream().map(WrittenFile::location).toList(), e);
       throw e;
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + rows);
@@ -151,77 +146,18 @@ final class AppendWriter {
     int partition = ((Number) summary.get(0)).intValue();
     boolean isLate = (Boolean) summary.get(1);
     long count = ((Number) summary.get(2)).longValue();
-    String location = newLocation(partition);
-    String path = SqlText.localPath(location);
-    createParentFolder(path);
+    String location = files.newLocation(partition, isLate ? "late" : "data");
     String where = " WHERE " + PARTITION + " = " + partition + " AND (" + late + ") = " + isLate;
     String order =
         contract.isTimeSeries() ? " ORDER BY " + SqlText.identifiers(contract.keyColumns()) : "";
-    connection.execute(
-        "COPY (SELECT "
-            + SqlText.identifiers(contract.columnNames())
-            + " FROM "
-            + rows
-            + where
-            + order
-            + ") TO "
-            + SqlText.literal(path)
-            + " ("
-            + parquetOptions()
-            + ")");
+    files.write(
+        "SELECT " + SqlText.identifiers(contract.columnNames()) + " FROM " + rows + where + order,
+        location);
     return new WrittenFile(
         location,
         partition,
         count,
         ((Number) summary.get(3)).longValue(),
         ((Number) summary.get(4)).longValue());
-  }
-
-  private String newLocation(int partition) {
-    String fileName = UUID.randomUUID() + ".parquet";
-    if (contract.timeColumn().isEmpty()) {
-      return table.locationProvider().newDataLocation(fileName);
-    }
-    Chunk chunk = contract.chunk();
-    String folder =
-        table.spec().fields().get(0).name() + "=" + TimePartitions.label(chunk, partition);
-    return table.locationProvider().newDataLocation(folder + "/" + fileName);
-  }
-
-  private String parquetOptions() {
-    List<String> fieldIds = new ArrayList<>();
-    for (Types.NestedField field : table.schema().columns()) {
-      fieldIds.add(SqlText.identifier(field.name()) + ": " + field.fieldId());
-    }
-    String codec = contract.setting(Settings.COMPRESSION_CODEC).orElse("zstd");
-    String rowGroup = contract.setting(Settings.ROW_GROUP_ROWS).orElse("1048576");
-    return "FORMAT parquet, COMPRESSION "
-        + codec
-        + ", ROW_GROUP_SIZE "
-        + Long.parseLong(rowGroup)
-        + ", FIELD_IDS {"
-        + String.join(", ", fieldIds)
-        + "}";
-  }
-
-  private static void createParentFolder(String path) {
-    Path parent = Path.of(path).getParent();
-    if (parent == null || path.contains("://")) {
-      return;
-    }
-    try {
-      Files.createDirectories(parent);
-    } catch (IOException e) {
-      throw new TimelakeException(
-          ErrorCode.INTERNAL, "Cannot create data folder " + parent + ": " + e.getMessage(), e);
-    }
-  }
-
-  private void deleteQuietly(String location, RuntimeException failure) {
-    try {
-      table.io().deleteFile(location);
-    } catch (RuntimeException e) {
-      failure.addSuppressed(e);
-    }
   }
 }

@@ -35,7 +35,11 @@ final class SchemaAlignment {
    * @param ingestMicros the append's start, for an insertion-time column the input lacks
    */
   static String selectList(
-      TableContract contract, List<InputColumn> input, String sourceName, long ingestMicros) {
+      TableContract contract,
+      List<InputColumn> input,
+      String sourceName,
+      long ingestMicros,
+      AppendSource.Casting casting) {
     Map<String, InputColumn> byName = new HashMap<>();
     for (InputColumn column : input) {
       if (byName.put(column.name().toLowerCase(Locale.ROOT), column) != null) {
@@ -68,7 +72,10 @@ final class SchemaAlignment {
         throw rejected(
             contract, "required column '%s' is missing from %s", column.name(), sourceName);
       } else {
-        String value = converted(contract, column, source, sourceName);
+        String value =
+            casting == AppendSource.Casting.LITERALS
+                ? "CAST(" + SqlText.identifier(source.name()) + " AS " + column.type().sql() + ")"
+                : converted(contract, column, source, sourceName);
         select.add(
             (isIngest ? "coalesce(" + value + ", " + ingestLiteral(ingestMicros) + ")" : value)
                 + " AS "

@@ -1,0 +1,51 @@
+package dev.timelake.maintain;
+
+import dev.timelake.MaintenanceReport;
+import dev.timelake.TableName;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.table.Settings;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Maintenance after an append, when the table's thresholds are crossed. It runs on the newest table
+ * state; its failure is reported to the caller and never undoes the append.
+ */
+public final class InlineMaintenance {
+  private InlineMaintenance() {}
+
+  /**
+   * Runs inline maintenance of {@code name} if {@code auto-maintain} is on (the call's override
+   * wins over the table's value). Returns the report, or empty when nothing was due.
+   */
+  public static Optional<MaintenanceReport> afterAppend(
+      LakeCatalog catalog,
+      TableName name,
+      EngineConnection connection,
+      Set<Integer> touchedPartitions,
+      Map<String, String> overrides,
+      Instant now,
+      Consumer<String> progress) {
+    LoadedTable table = catalog.require(name);
+    String auto =
+        overrides.getOrDefault(
+            Settings.AUTO_MAINTAIN.name(),
+            table.contract().setting(Settings.AUTO_MAINTAIN).orElse("true"));
+    if (!Boolean.parseBoolean(auto)) {
+      return Optional.empty();
+    }
+    MaintenanceOptions options =
+        new MaintenanceOptions(
+            MaintenanceMode.INLINE, now, touchedPartitions, catalog.heat().of(name), overrides);
+    MaintenancePlan plan = MaintenancePlanner.plan(table, options);
+    if (plan.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new MaintenanceRunner(table, connection, progress).run(plan, now));
+  }
+}

@@ -1,0 +1,246 @@
+package dev.timelake.maintain;
+
+import dev.timelake.CommitFailedException;
+import dev.timelake.MaintenanceReport;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.read.DedupStrategy;
+import dev.timelake.read.PlannedFile;
+import dev.timelake.read.ScanPlanner;
+import dev.timelake.read.ScanSql;
+import dev.timelake.table.Settings;
+import dev.timelake.table.SnapshotSummaries;
+import dev.timelake.write.DataFileWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFiles;
+import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * Carries out a {@link MaintenancePlan}: writes each rewrite's merged files through DuckDB, commits
+ * retention and rewrites in one transaction (each rewrite keeping its run's newest data sequence
+ * number), then expires snapshots and deletes orphan files. If the commit fails, the written files
+ * are deleted and the table is unchanged.
+ */
+public final class MaintenanceRunner {
+  private final LoadedTable table;
+  private final EngineConnection connection;
+  private final Consumer<String> progress;
+
+  public MaintenanceRunner(
+      LoadedTable table, EngineConnection connection, Consumer<String> progress) {
+    this.table = table;
+    this.connection = connection;
+    this.progress = progress;
+  }
+
+  /** Runs the plan and reports what changed. */
+  public MaintenanceReport run(MaintenancePlan plan, Instant now) {
+    long started = System.nanoTime();
+    Table iceberg = table.iceberg();
+    List<PlannedFile> before = ScanPlanner.liveFiles(table);
+    int rewritten = 0;
+    if (!plan.rewrites().isEmpty() || plan.partitionsDropped() > 0) {
+      rewritten = rewriteAndDrop(plan);
+    }
+    int expired = plan.expireSnapshots() ? expire(now) : 0;
+    int orphans = plan.cleanOrphans() ? OrphanFiles.delete(iceberg, table.contract(), now) : 0;
+    iceberg.refresh();
+    List<PlannedFile> after = ScanPlanner.liveFiles(table);
+    return new MaintenanceReport(
+        table.name(),
+        before.size(),
+        after.size(),
+        before.stream().mapToLong(PlannedFile::sizeBytes).sum(),
+        after.stream().mapToLong(PlannedFile::sizeBytes).sum(),
+        rewritten,
+        plan.partitionsDropped(),
+        expired,
+        orphans,
+        Duration.ofNanos(System.nanoTime() - started),
+        plan.explanation());
+  }
+
+  private int rewriteAndDrop(MaintenancePlan plan) {
+    Table iceberg = table.iceberg();
+    DataFileWriter writer = new DataFileWriter(connection, iceberg, table.contract());
+    Map<Rewrite, List<DataFile>> written = new HashMap<>();
+    List<String> locations = new ArrayList<>();
+    try {
+      int done = 0;
+      for (Rewrite rewrite : plan.rewrites()) {
+        progress.accept(
+            "compacting "
+                + table.name()
+                + " partition "
+                + rewrite.label()
+                + " ("
+                + (++done)
+                + " of "
+                + plan.rewrites().size()
+                + ")");
+        written.put(rewrite, writeRewrite(writer, rewrite, locations));
+      }
+      commit(plan, written);
+      return plan.rewrites().size();
+    } catch (RuntimeException e) {
+      writer.deleteAll(locations, e);
+      throw e;
+    }
+  }
+
+  private List<DataFile> writeRewrite(
+      DataFileWriter writer, Rewrite rewrite, List<String> locations) {
+    String relation =
+        ScanSql.relation(
+            ScanPlanner.planOf(table, rewrite.files(), table.contract().deduplicates()),
+            DedupStrategy.MERGE);
+    String merged = "__tl_compact_" + UUID.randomUUID().toString().replace("-", "");
+    String columns = SqlText.identifiers(table.contract().columnNames());
+    String order =
+        table.contract().isTimeSeries()
+            ? " ORDER BY " + SqlText.identifiers(table.contract().keyColumns())
+            : "";
+    connection.execute(
+        "CREATE TEMPORARY TABLE "
+            + merged
+            + " AS SELECT "
+            + columns
+            + " FROM ("
+            + relation
+            + ")"
+            + order);
+    try {
+      long rows = ((Number) connection.scalar("SELECT count(*) FROM " + merged)).longValue();
+      long target =
+          Long.parseLong(table.contract().setting(Settings.TARGET_FILE_SIZE).orElseThrow());
+      int pieces = (int) Math.max(1, Math.min(rows, Math.round((double) rewrite.bytes() / target)));
+      long perPiece = (rows + pieces - 1) / Math.max(1, pieces);
+      List<DataFile> files = new ArrayList<>();
+      for (int piece = 0; piece < pieces && rows > 0; piece++) {
+        String location =
+            writer.newLocation(rewrite.partition(), MaintenancePlanner.COMPACTED_PREFIX);
+        locations.add(location);
+        writer.write(
+            "SELECT "
+                + columns
+                + " FROM "
+                + merged
+                + " WHERE rowid >= "
+                + piece * perPiece
+                + " AND rowid < "
+                + (piece + 1) * perPiece
+                + " ORDER BY rowid",
+            location);
+        files.add(writer.dataFile(location, rewrite.partition()));
+      }
+      return files;
+    } finally {
+      connection.execute("DROP TABLE IF EXISTS " + merged);
+    }
+  }
+
+  private void commit(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {
+    Table iceberg = table.iceberg();
+    Snapshot current = iceberg.currentSnapshot();
+    Map<String, DataFile> live = liveDataFiles(iceberg);
+    Transaction transaction = iceberg.newTransaction();
+    if (plan.retentionCutoffMicros().isPresent()) {
+      DeleteFiles delete =
+          transaction
+              .newDelete()
+              .deleteFromRowFilter(
+                  Expressions.lessThan(
+                      table.contract().timeColumn().orElseThrow(),
+                      plan.retentionCutoffMicros().getAsLong()));
+      delete.set(SnapshotSummaries.OPERATION, "retention");
+      carryForward(current, delete::set);
+      delete.commit();
+    }
+    for (Map.Entry<Rewrite, List<DataFile>> entry : written.entrySet()) {
+      Rewrite rewrite = entry.getKey();
+      RewriteFiles files =
+          transaction
+              .newRewrite()
+              .validateFromSnapshot(plan.snapshotId())
+              .dataSequenceNumber(rewrite.sequenceNumber());
+      rewrite.files().forEach(file -> files.deleteFile(live.get(file.location())));
+      entry.getValue().forEach(files::addFile);
+      files.set(SnapshotSummaries.OPERATION, "compaction");
+      carryForward(current, files::set);
+      files.commit();
+    }
+    try {
+      transaction.commitTransaction();
+    } catch (RuntimeException e) {
+      throw new CommitFailedException(
+          "Cannot commit maintenance of "
+              + table.name()
+              + ": "
+              + e.getMessage()
+              + "; the table is unchanged, run maintain again",
+          e);
+    }
+  }
+
+  private static Map<String, DataFile> liveDataFiles(Table iceberg) {
+    Map<String, DataFile> files = new HashMap<>();
+    try (var tasks = iceberg.newScan().planFiles()) {
+      tasks.forEach(task -> files.put(task.file().location(), task.file().copyWithoutStats()));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  /**
+   * Keeps summary entries that describe the table's content, such as a rollup's source snapshot.
+   */
+  private static void carryForward(
+      Snapshot current, java.util.function.BiConsumer<String, String> set) {
+    if (current == null) {
+      return;
+    }
+    current
+        .summary()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith(SnapshotSummaries.ROLLUP_PREFIX)) {
+                set.accept(key, value);
+              }
+            });
+  }
+
+  private int expire(Instant now) {
+    Table iceberg = table.iceberg();
+    ExpiryCutoff cutoff = ExpiryCutoff.of(iceberg, table.contract(), now);
+    int before = countSnapshots(iceberg);
+    iceberg
+        .expireSnapshots()
+        .expireOlderThan(cutoff.olderThanMillis())
+        .retainLast(cutoff.retainLast())
+        .commit();
+    iceberg.refresh();
+    return before - countSnapshots(iceberg);
+  }
+
+  private static int countSnapshots(Table table) {
+    int count = 0;
+    for (Snapshot ignored : table.snapshots()) {
+      count++;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.timelake.write;
+
+import dev.timelake.ErrorCode;
+import dev.timelake.TimelakeException;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
+import dev.timelake.table.TimePartitions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Writes one Parquet data file of a table with DuckDB (Iceberg field ids, the table's codec and
+ * row-group size) and describes it as an Iceberg {@link DataFile} with footer statistics. Shared by
+ * appends and compaction.
+ */
+public final class DataFileWriter {
+  private final EngineConnection connection;
+  private final Table table;
+  private final TableContract contract;
+
+  public DataFileWriter(EngineConnection connection, Table table, TableContract contract) {
+    this.connection = connection;
+    this.table = table;
+    this.contract = contract;
+  }
+
+  /** A new file location in the partition's folder; {@code prefix} names what wrote it. */
+  public String newLocation(int partition, String prefix) {
+    String fileName = prefix + "-" + UUID.randomUUID() + ".parquet";
+    if (!table.spec().isPartitioned()) {
+      return table.locationProvider().newDataLocation(fileName);
+    }
+    String folder =
+        table.spec().fields().get(0).name()
+            + "="
+            + TimePartitions.label(contract.chunk(), partition);
+    return table.locationProvider().newDataLocation(folder + "/" + fileName);
+  }
+
+  /** Writes the rows of {@code select} (the table's columns, in order) to {@code location}. */
+  public void write(String select, String location) {
+    String path = SqlText.localPath(location);
+    createParentFolder(path);
+    connection.execute(
+        "COPY (" + select + ") TO " + SqlText.literal(path) + " (" + parquetOptions() + ")");
+  }
+
+  /** The Iceberg description of a written file, with statistics read from its footer. */
+  public DataFile dataFile(String location, int partition) {
+    InputFile input = table.io().newInputFile(location);
+    Metrics metrics = ParquetUtil.fileMetrics(input, MetricsConfig.forTable(table));
+    DataFiles.Builder builder =
+        DataFiles.builder(table.spec())
+            .withPath(location)
+            .withFormat(FileFormat.PARQUET)
+            .withFileSizeInBytes(input.getLength())
+            .withMetrics(metrics)
+            .withSortOrder(table.sortOrder());
+    if (table.spec().isPartitioned()) {
+      builder.withPartition(new PartitionOrdinal(partition));
+    }
+    return builder.build();
+  }
+
+  /** Deletes files, adding failures to {@code failure} as suppressed exceptions. */
+  public void deleteAll(List<String> locations, Exception failure) {
+    for (String location : locations) {
+      try {
+        table.io().deleteFile(location);
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
+  private String parquetOptions() {
+    List<String> fieldIds = new ArrayList<>();
+    for (Types.NestedField field : table.schema().columns()) {
+      fieldIds.add(SqlText.identifier(field.name()) + ": " + field.fieldId());
+    }
+    String codec = contract.setting(Settings.COMPRESSION_CODEC).orElse("zstd");
+    long rowGroup = Long.parseLong(contract.setting(Settings.ROW_GROUP_ROWS).orElse("1048576"));
+    return "FORMAT parquet, COMPRESSION "
+        + codec
+        + ", ROW_GROUP_SIZE "
+        + rowGroup
+        + ", FIELD_IDS {"
+        + String.join(", ", fieldIds)
+        + "}";
+  }
+
+  private static void createParentFolder(String path) {
+    Path parent = Path.of(path).getParent();
+    if (parent == null || path.contains("://")) {
+      return;
+    }
+    try {
+      Files.createDirectories(parent);
+    } catch (IOException e) {
+      throw new TimelakeException(
+          ErrorCode.INTERNAL, "Cannot create data folder " + parent + ": " + e.getMessage(), e);
+    }
+  }
+}
