@@ -1,0 +1,202 @@
+package dev.timelake.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.Lake;
+import dev.timelake.Session;
+import dev.timelake.TimelakeException;
+import dev.timelake.table.Level;
+import dev.timelake.table.Settings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The {@code timelake} command: global options and the list of subcommands. Each run opens the lake
+ * in the warehouse folder, does one thing and closes it.
+ *
+ * <p>Errors: a {@link TimelakeException} prints {@code error: <message>} and exits with its {@link
+ * dev.timelake.ErrorCode#exitStatus()}; usage errors exit 2; stack traces only with {@code
+ * --verbose} or {@code TIMELAKE_DEBUG=1}.
+ */
+@Command(
+    name = "timelake",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    sortOptions = false,
+    description = "Timelake: an open time-series lakehouse (Apache Iceberg tables, DuckDB SQL).",
+    // Every subcommand, in the order `timelake --help` lists them. `demo` and `bench` (the data
+    // generator and benchmark runner) are added here when they exist.
+    subcommands = {
+      CreateCommand.class,
+      ImportCommand.class,
+      SqlCommand.class,
+      LatestCommand.class,
+      InfoCommand.class,
+      LsCommand.class,
+      AlterCommand.class,
+      DropCommand.class,
+      SettingsCommand.class,
+      CommandLine.HelpCommand.class
+    },
+    footer = {
+      "%nExample:",
+      "  timelake --warehouse ./warehouse create iot.readings \\",
+      "      --columns \"tag VARCHAR, time TIMESTAMPTZ, value DOUBLE\" \\",
+      "      --time-column time --series-key tag",
+      "  timelake import iot.readings readings.csv",
+      "  timelake sql -c \"SELECT tag, max(value) FROM iot.readings GROUP BY tag\"",
+      "%nEnvironment:",
+      "  TIMELAKE_WAREHOUSE   the default warehouse folder",
+      "  TIMELAKE_DEBUG=1     print stack traces of errors",
+      "  TIMELAKE_JAVA_OPTS   JVM options (the ./timelake launcher)"
+    })
+public final class Main {
+  static final String WAREHOUSE_VARIABLE = "TIMELAKE_WAREHOUSE";
+  static final String DEBUG_VARIABLE = "TIMELAKE_DEBUG";
+
+  private final Streams streams;
+  private final Map<String, String> environment;
+
+  @Option(
+      names = "--warehouse",
+      paramLabel = "DIR",
+      scope = ScopeType.INHERIT,
+      description =
+          "The warehouse folder, created on first use (default: $TIMELAKE_WAREHOUSE, else"
+              + " warehouse in the current folder).")
+  private Path warehouse;
+
+  @Option(
+      names = "--set",
+      paramLabel = "timelake.NAME=VALUE",
+      description =
+          "A session setting for every SQL session the command opens (repeatable; give it before"
+              + " the command).")
+  private Map<String, String> sessionSettings = new LinkedHashMap<>();
+
+  @Option(
+      names = "--verbose",
+      scope = ScopeType.INHERIT,
+      description = "Print stack traces of errors (also: TIMELAKE_DEBUG=1).")
+  private boolean verbose;
+
+  /** A command reading and writing {@code streams}, with {@code environment} as its variables. */
+  Main(Streams streams, Map<String, String> environment) {
+    this.streams = requireNonNull(streams, "streams is null");
+    this.environment = Map.copyOf(requireNonNull(environment, "environment is null"));
+  }
+
+  public static void main(String[] args) {
+    Streams streams = Streams.system();
+    int status = new Main(streams, System.getenv()).commandLine().execute(args);
+    streams.out().flush();
+    streams.err().flush();
+    System.exit(status);
+  }
+
+  /** A picocli command line for this command, writing to its streams and mapping errors. */
+  CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(this);
+    commandLine.setOut(new PrintWriter(streams.out(), true, StandardCharsets.UTF_8));
+    commandLine.setErr(new PrintWriter(streams.err(), true, StandardCharsets.UTF_8));
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    commandLine.setUsageHelpAutoWidth(true);
+    commandLine.registerConverter(OutputFormat.class, Main::format);
+    commandLine.setExecutionExceptionHandler(this::handle);
+    return commandLine;
+  }
+
+  private static OutputFormat format(String text) {
+    try {
+      return OutputFormat.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new TypeConversionException(e.getMessage());
+    }
+  }
+
+  private int handle(Exception exception, CommandLine command, ParseResult parseResult) {
+    streams.out().flush();
+    if (exception instanceof TimelakeException timelake) {
+      streams.err().println("error: " + timelake.getMessage());
+      printStackTraceIfAsked(exception);
+      return timelake.code().exitStatus();
+    }
+    streams.err().println("error: " + describe(exception));
+    printStackTraceIfAsked(exception);
+    return 1;
+  }
+
+  private static String describe(Throwable exception) {
+    if (exception instanceof UncheckedIOException io) {
+      exception = io.getCause();
+    }
+    String message = exception.getMessage();
+    return message == null || message.isBlank() ? exception.getClass().getSimpleName() : message;
+  }
+
+  private void printStackTraceIfAsked(Exception exception) {
+    if (verbose || "1".equals(environment.get(DEBUG_VARIABLE))) {
+      exception.printStackTrace(streams.err());
+    }
+  }
+
+  Streams streams() {
+    return streams;
+  }
+
+  /** The warehouse folder: the option, else $TIMELAKE_WAREHOUSE, else ./warehouse. */
+  Path warehouse() {
+    if (warehouse != null) {
+      return warehouse;
+    }
+    String fromEnvironment = environment.get(WAREHOUSE_VARIABLE);
+    return Path.of(
+        fromEnvironment == null || fromEnvironment.isBlank() ? "warehouse" : fromEnvironment);
+  }
+
+  /** Opens the lake; checks the {@code --set} settings first so a typo fails before any work. */
+  Lake openLake() {
+    sessionSettings.forEach((name, value) -> Settings.check(name, value, Level.SESSION));
+    return Lake.open(warehouse());
+  }
+
+  /** A new session of {@code lake} with the {@code --set} settings applied. */
+  Session openSession(Lake lake) {
+    Session session = lake.newSession();
+    try {
+      sessionSettings.forEach(session::set);
+      return session;
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  /** Reads the version from the resource Maven filters at build time. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          properties.load(in);
+        }
+      }
+      return new String[] {"timelake " + properties.getProperty("version", "(development)")};
+    }
+  }
+}

@@ -1,0 +1,313 @@
+package dev.timelake.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.Chunk;
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.ErrorCode;
+import dev.timelake.Lake;
+import dev.timelake.Table;
+import dev.timelake.TableName;
+import dev.timelake.cli.CliRunner.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Commands that create, change and drop tables, each test in a fresh warehouse. */
+class TableCommandsTest {
+  @TempDir Path directory;
+  private Path warehouse;
+  private CliRunner cli;
+
+  @BeforeEach
+  void setUp() {
+    warehouse = directory.resolve("warehouse");
+    cli = new CliRunner(warehouse);
+  }
+
+  private void createReadings() {
+    Run run =
+        cli.run(
+            "create",
+            "iot.readings",
+            "--columns",
+            "tag VARCHAR, time TIMESTAMPTZ, value DOUBLE",
+            "--time-column",
+            "time",
+            "--series-key",
+            "tag");
+    assertThat(run.status()).as(run.err()).isZero();
+  }
+
+  private Table table(String name) {
+    try (Lake lake = Lake.open(warehouse)) {
+      return lake.table(name);
+    }
+  }
+
+  @Test
+  void createsATableWithTypesChunkAndOptions() {
+    Run run =
+        cli.run(
+            "create",
+            "iot.prices",
+            "--columns",
+            "\"symbol id\" VARCHAR, time TIMESTAMP WITH TIME ZONE, price DECIMAL(18, 3) NOT NULL,"
+                + " volume BIGINT",
+            "--time-column",
+            "time",
+            "--series-key",
+            "symbol id",
+            "--chunk",
+            "hour",
+            "--no-ingest-time",
+            "--option",
+            "compression_codec=snappy");
+
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("Created table iot.prices\n");
+    Table table = table("iot.prices");
+    assertThat(table.columns())
+        .containsExactly(
+            Column.required("symbol id", ColumnType.VARCHAR),
+            Column.required("time", ColumnType.TIMESTAMPTZ),
+            Column.required("price", ColumnType.decimal(18, 3)),
+            Column.nullable("volume", ColumnType.BIGINT));
+    assertThat(table.seriesKey()).containsExactly("symbol id");
+    assertThat(table.chunk()).isEqualTo(Chunk.HOUR);
+    assertThat(table.ingestTimeColumn()).isEmpty();
+    assertThat(table.settings()).containsEntry("compression-codec", "snappy");
+  }
+
+  @Test
+  void createRejectsAnUnknownType() {
+    Run run = cli.run("create", "iot.t", "--columns", "tag VARCHAR, value FLOAT16");
+
+    assertThat(run.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
+    assertThat(run.err()).startsWith("error: Unsupported column type 'FLOAT16' (expected one of ");
+  }
+
+  @Test
+  void createRejectsAColumnWithoutType() {
+    Run run = cli.run("create", "iot.t", "--columns", "tag VARCHAR, value");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Invalid column 'value': expected name TYPE [NOT NULL], e.g. 'value DOUBLE'\n");
+  }
+
+  @Test
+  void createRejectsAnExistingTable() {
+    createReadings();
+
+    Run run = cli.run("create", "iot.readings", "--columns", "tag VARCHAR");
+
+    assertThat(run.status()).isEqualTo(ErrorCode.ALREADY_EXISTS.exitStatus());
+    assertThat(run.err()).startsWith("error: ").contains("iot.readings").contains("exists");
+  }
+
+  @Test
+  void alterSetsAndResetsSettings() {
+    createReadings();
+
+    Run set =
+        cli.run(
+            "alter",
+            "iot.readings",
+            "--set",
+            "read_dedup=false",
+            "--set",
+            "timelake.read-dedup-strategy=keys-first");
+
+    assertThat(set.status()).as(set.err()).isZero();
+    assertThat(set.out())
+        .isEqualTo(
+            "Altered table iot.readings\n"
+                + "  read-dedup = false\n"
+                + "  read-dedup-strategy = keys-first\n");
+    assertThat(table("iot.readings").settings())
+        .containsEntry("read-dedup", "false")
+        .containsEntry("read-dedup-strategy", "keys-first");
+
+    Run reset = cli.run("alter", "iot.readings", "--reset", "read-dedup");
+
+    assertThat(reset.status()).as(reset.err()).isZero();
+    assertThat(reset.out())
+        .isEqualTo("Altered table iot.readings\n  read-dedup = true (default)\n");
+    assertThat(table("iot.readings").settings())
+        .doesNotContainKey("read-dedup")
+        .containsEntry("read-dedup-strategy", "keys-first");
+  }
+
+  @Test
+  void alterRejectsABadValueNamingTheSetting() {
+    createReadings();
+
+    Run run = cli.run("alter", "iot.readings", "--set", "read-dedup-strategy=fast");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Invalid setting 'read-dedup-strategy': 'fast' (expected merge or keys-first)\n");
+    assertThat(table("iot.readings").settings()).doesNotContainKey("read-dedup-strategy");
+  }
+
+  @Test
+  void alterRejectsACreateOnlySetting() {
+    createReadings();
+
+    Run run = cli.run("alter", "iot.readings", "--set", "chunk=hour");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Cannot alter iot.readings: setting 'chunk' cannot be changed after creation"
+                + " (allowed: create)\n");
+  }
+
+  @Test
+  void alterWithoutChangesIsAUsageError() {
+    Run run = cli.run("alter", "iot.readings");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).startsWith("Nothing to alter: give --set or --reset\n");
+  }
+
+  @Test
+  void dropDropsATable() {
+    createReadings();
+
+    Run run = cli.run("drop", "iot.readings");
+
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("Dropped table iot.readings\n");
+    try (Lake lake = Lake.open(warehouse)) {
+      assertThat(lake.tables()).doesNotContain(TableName.parse("iot.readings"));
+    }
+  }
+
+  @Test
+  void dropOfAMissingTableFailsUnlessIfExists() {
+    Run run = cli.run("drop", "iot.nothing");
+
+    assertThat(run.status()).isEqualTo(3);
+    assertThat(run.err()).isEqualTo("error: Cannot drop iot.nothing: it does not exist\n");
+
+    Run ifExists = cli.run("drop", "iot.nothing", "--if-exists");
+
+    assertThat(ifExists.status()).isZero();
+    assertThat(ifExists.out()).isEqualTo("Table iot.nothing does not exist\n");
+  }
+
+  @Test
+  void importIntoAnUnknownTableExitsWithNotFound() throws IOException {
+    Path csv = Files.writeString(directory.resolve("r.csv"), "tag\nx\n");
+
+    Run run = cli.run("import", "iot.nothing", csv.toString());
+
+    assertThat(run.status()).isEqualTo(3);
+    assertThat(run.err()).startsWith("error: Table iot.nothing does not exist in warehouse ");
+  }
+
+  @Test
+  void importOfAMissingFileExitsWithNotFound() {
+    createReadings();
+    Path missing = directory.resolve("missing.csv");
+
+    Run run = cli.run("import", "iot.readings", missing.toString());
+
+    assertThat(run.status()).isEqualTo(3);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Cannot import " + missing + " into iot.readings: the file does not exist\n");
+  }
+
+  @Test
+  void importsSeveralFilesInOneCommitAndSessionSettingsApplyToQueries() throws IOException {
+    createReadings();
+    Path first =
+        Files.writeString(
+            directory.resolve("first.csv"),
+            "tag,time,value\na,2026-01-01T10:00:00Z,1\nb,2026-01-01T10:00:00Z,2\n");
+    Path second =
+        Files.writeString(
+            directory.resolve("second.tsv"), "tag\ttime\tvalue\na\t2026-01-01T10:00:00Z\t5\n");
+
+    Path third =
+        Files.writeString(
+            directory.resolve("third.csv"), "tag,time,value\na,2026-01-01T10:00:00Z,7\n");
+
+    Run imported = cli.run("import", "iot.readings", first.toString(), second.toString());
+    Run again = cli.run("import", "iot.readings", third.toString());
+
+    assertThat(imported.status()).as(imported.err()).isZero();
+    assertThat(imported.out())
+        .startsWith("Imported 2 rows into iot.readings: 1 copy dropped, 1 file written, snapshot");
+    assertThat(again.status()).as(again.err()).isZero();
+    assertThat(table("iot.readings").info().snapshots()).hasSize(2);
+    String count = "SELECT count(*) AS n, max(value) AS newest FROM iot.readings WHERE tag = 'a'";
+    assertThat(cli.run("sql", "--format", "csv", "-c", count).out()).isEqualTo("n,newest\n1,7.0\n");
+    Run withCopies =
+        cli.run("--set", "timelake.read_dedup=false", "sql", "--format", "csv", "-c", count);
+    assertThat(withCopies.out()).as(withCopies.err()).isEqualTo("n,newest\n2,7.0\n");
+  }
+
+  @Test
+  void latestOfATableWithoutSeriesKeyIsItsNewestRow() {
+    Run created =
+        cli.run(
+            "create",
+            "iot.events",
+            "--columns",
+            "time TIMESTAMPTZ, what VARCHAR",
+            "--time-column",
+            "time",
+            "--no-ingest-time");
+    assertThat(created.status()).as(created.err()).isZero();
+    Run inserted =
+        cli.run(
+            "sql",
+            "-c",
+            "INSERT INTO iot.events VALUES (TIMESTAMPTZ '2026-01-01 10:00:00+00', 'old'),"
+                + " (TIMESTAMPTZ '2026-01-03 10:00:00+00', 'new'),"
+                + " (TIMESTAMPTZ '2026-01-02 10:00:00+00', 'middle')");
+    assertThat(inserted.out()).as(inserted.err()).isEqualTo("Inserted 3 rows into iot.events\n");
+
+    Run run = cli.run("latest", "iot.events", "--format", "json");
+
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("{\"time\":\"2026-01-03T10:00:00Z\",\"what\":\"new\"}\n");
+  }
+
+  @Test
+  void latestRejectsAPlainTable() {
+    Run created = cli.run("create", "plain", "--columns", "name VARCHAR");
+    assertThat(created.status()).as(created.err()).isZero();
+
+    Run run = cli.run("latest", "plain");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Cannot show the latest rows of default.plain: latest needs a time-series"
+                + " table (it has no time column)\n");
+    assertThat(cli.run("ls").out()).isEqualTo("default.plain  plain\n");
+  }
+
+  @Test
+  void latestQuotesNames() {
+    createReadings();
+    Table table = table("iot.readings");
+
+    assertThat(LatestCommand.sql(table))
+        .isEqualTo(
+            "SELECT * FROM \"iot\".\"readings\" QUALIFY row_number() OVER (PARTITION BY \"tag\""
+                + " ORDER BY \"time\" DESC) = 1 ORDER BY \"tag\"");
+    assertThat(LatestCommand.identifier("a \"b\"")).isEqualTo("\"a \"\"b\"\"\"");
+  }
+}
