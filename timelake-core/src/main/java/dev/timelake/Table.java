@@ -75,6 +75,25 @@ public final class Table {
     return new Maintenance(catalog, loaded);
   }
 
+  /**
+   * A DuckDB statement that creates a view named like this table over its current data files,
+   * removing copies exactly as the Timelake reader does, for pasting into plain DuckDB. The view
+   * reflects the current snapshot only: create it again after appends or maintenance.
+   */
+  public String duckdbView() {
+    LoadedTable current = catalog.require(name());
+    dev.timelake.read.ScanPlan plan =
+        dev.timelake.read.ScanPlanner.plan(
+            current,
+            org.apache.iceberg.expressions.Expressions.alwaysTrue(),
+            current.contract().deduplicates());
+    return "CREATE OR REPLACE VIEW "
+        + dev.timelake.engine.SqlText.identifier(name().name())
+        + " AS "
+        + dev.timelake.read.ScanSql.relation(plan, dev.timelake.read.DedupStrategy.MERGE)
+        + ";";
+  }
+
   /** Files, rows, partitions and snapshots of the current state. */
   public TableInfo info() {
     return TableInfo.of(loaded);

@@ -50,6 +50,8 @@ import picocli.CommandLine.TypeConversionException;
       AlterCommand.class,
       DropCommand.class,
       SettingsCommand.class,
+      MaintainCommand.class,
+      DuckdbCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {
