@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.maintain.MaintenanceMode;
 import dev.timelake.maintain.MaintenanceOptions;
 import dev.timelake.maintain.MaintenancePlan;
@@ -77,7 +78,13 @@ public final class Maintenance {
     LoadedTable current = catalog.require(table.name());
     MaintenancePlan plan = plan(current);
     try (EngineConnection connection = catalog.engine().connect()) {
-      return new MaintenanceRunner(current, connection, progress).run(plan, clock.instant());
+      MaintenanceReport report =
+          new MaintenanceRunner(current, connection, progress).run(plan, clock.instant());
+      if (mode == MaintenanceMode.FULL) {
+        InlineMaintenance.refreshAllRollups(
+            catalog, catalog.require(table.name()), connection, clock.instant(), progress);
+      }
+      return report;
     }
   }
 

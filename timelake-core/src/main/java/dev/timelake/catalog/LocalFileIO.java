@@ -25,6 +25,19 @@ import org.apache.iceberg.io.SeekableInputStream;
  * embedded lake several times slower. Accepts plain paths and {@code file:} URIs.
  */
 public final class LocalFileIO implements FileIO {
+  private java.util.Map<String, String> properties = java.util.Map.of();
+
+  @Override
+  public void initialize(java.util.Map<String, String> catalogProperties) {
+    this.properties = java.util.Map.copyOf(catalogProperties);
+  }
+
+  /** The catalog properties, which Iceberg reads for settings such as the manifest cache. */
+  @Override
+  public java.util.Map<String, String> properties() {
+    return properties;
+  }
+
   @Override
   public InputFile newInputFile(String location) {
     return new LocalInputFile(location, path(location));

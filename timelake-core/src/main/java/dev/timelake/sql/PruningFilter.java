@@ -1,6 +1,7 @@
 package dev.timelake.sql;
 
 import dev.timelake.ColumnType;
+import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.timelake.sql;
 
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.read.DedupStrategy;
 import dev.timelake.read.ScanPlan;

@@ -7,8 +7,15 @@ import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.RollupDefinition;
+import dev.timelake.rollup.RollupDefinitions;
+import dev.timelake.rollup.RollupRefresher;
+import dev.timelake.rollup.RollupStatement;
+import dev.timelake.rollup.RollupStore;
 import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
 import java.sql.ResultSet;
@@ -27,6 +34,7 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.show.ShowTablesStatement;
 import net.sf.jsqlparser.statement.upsert.Upsert;
@@ -66,6 +74,10 @@ public final class SqlSession implements AutoCloseable {
   /** Runs one statement. */
   public StatementOutcome execute(String sql) {
     String text = stripTrailingSemicolon(sql);
+    Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
+    if (rollupStatement.isPresent()) {
+      return rollup(rollupStatement.get());
+    }
     Statement statement;
     try {
       statement = CCJSqlParserUtil.parse(text);
@@ -95,18 +107,78 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
-    QueryRewriter rewriter;
+    List<String> explanation = new ArrayList<>();
     String rewritten;
     try {
-      rewriter = new QueryRewriter(catalog, connection, settings);
-      rewritten = rewriter.rewrite(statement);
+      rewritten = rewrite(statement, explanation);
     } catch (UnsupportedOperationException e) {
       return runWithFallbackViews(text);
     }
     ResultSet result = connection.query(rewritten);
-    List<String> explanation = new ArrayList<>(rewriter.explanation());
     explanation.add("DuckDB SQL: " + rewritten);
     return StatementOutcome.rows(result, explanation);
+  }
+
+  /** Routes to a rollup where one answers, then plans and rewrites every table reference. */
+  private String rewrite(Statement statement, List<String> explanation) {
+    Statement target = statement;
+    if (statement instanceof PlainSelect select) {
+      Optional<RollupRouter.Routed> routed =
+          new RollupRouter(catalog, settings, new ConstantEvaluator(connection))
+              .route(select, explanation);
+      if (routed.isPresent()) {
+        explanation.addAll(routed.get().explanation());
+        try {
+          target = CCJSqlParserUtil.parse(routed.get().sql());
+        } catch (JSQLParserException e) {
+          throw new IllegalStateException("Routed SQL does not parse: " + routed.get().sql(), e);
+        }
+      }
+    }
+    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
+    String rewritten = rewriter.rewrite(target);
+    explanation.addAll(rewriter.explanation());
+    return rewritten;
+  }
+
+  private StatementOutcome rollup(RollupStatement statement) {
+    RollupRefresher refresher = new RollupRefresher(catalog, connection, message -> {});
+    return switch (statement.kind()) {
+      case CREATE -> {
+        if (statement.conditional() && catalog.exists(statement.name())) {
+          yield StatementOutcome.message("Rollup " + statement.name() + " already exists");
+        }
+        RollupDefinition definition =
+            RollupDefinitions.define(statement, catalog, new ConstantEvaluator(connection));
+        Rollup rollup = RollupStore.create(catalog, definition);
+        RollupRefresher.Result result = refresher.refresh(rollup, clock.instant());
+        yield StatementOutcome.message(
+            "Created rollup " + statement.name() + " (" + result.rowsWritten() + " rows)");
+      }
+      case REFRESH -> {
+        RollupRefresher.Result result =
+            refresher.refresh(RollupStore.require(catalog, statement.name()), clock.instant());
+        yield StatementOutcome.message(
+            "Refreshed rollup "
+                + statement.name()
+                + ": "
+                + result.rowsWritten()
+                + " rows in "
+                + result.windows()
+                + " windows"
+                + (result.rebuilt() ? " (rebuilt)" : ""));
+      }
+      case DROP -> {
+        if (RollupStore.drop(catalog, statement.name())) {
+          yield StatementOutcome.message("Dropped rollup " + statement.name());
+        }
+        if (statement.conditional()) {
+          yield StatementOutcome.message("Rollup " + statement.name() + " does not exist");
+        }
+        throw new NotFoundException(
+            "Cannot drop rollup " + statement.name() + ": it does not exist");
+      }
+    };
   }
 
   private StatementOutcome insert(
@@ -236,10 +308,10 @@ public final class SqlSession implements AutoCloseable {
     if (!(inner instanceof Select select)) {
       return passThrough(text);
     }
-    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
-    String rewritten = rewriter.rewrite(select);
+    List<String> explanation = new ArrayList<>();
+    String rewritten = rewrite(select, explanation);
     List<List<String>> rows = new ArrayList<>();
-    rewriter.explanation().forEach(line -> rows.add(List.of("timelake", line)));
+    explanation.forEach(line -> rows.add(List.of("timelake", line)));
     rows.add(List.of("duckdb sql", rewritten));
     for (List<Object> row : connection.rows("EXPLAIN " + rewritten)) {
       rows.add(List.of("duckdb plan", String.valueOf(row.get(row.size() - 1))));

@@ -1,5 +1,6 @@
 package dev.timelake.sql;
 
+import dev.timelake.engine.ConstantEvaluator;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -42,6 +43,7 @@ final class TimeBucketRewriter {
   }
 
   private boolean rewriteCall(Function function) {
+    renameOrderedFirstAndLast(function);
     String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
     boolean timeBucket = name.equals("time_bucket");
     if (!timeBucket && !name.equals("date_bin")) {
@@ -58,7 +60,7 @@ final class TimeBucketRewriter {
         || !ConstantEvaluator.isConstant(width)) {
       return false;
     }
-    Optional<Long> widthMicros = fixedWidthMicros(width);
+    Optional<Long> widthMicros = constants.fixedWidthMicros(width);
     if (widthMicros.isEmpty() || widthMicros.get() <= 0) {
       return false;
     }
@@ -86,26 +88,24 @@ final class TimeBucketRewriter {
         .orElse(false);
   }
 
-  /** The width in µs if the interval is the same length everywhere (no months or years). */
-  private Optional<Long> fixedWidthMicros(Expression width) {
-    Optional<Object> january =
-        constants.evaluate(
-            width,
-            "epoch_us(TIMESTAMP '2001-01-01' + CAST((",
-            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-01-01')");
-    Optional<Object> february =
-        constants.evaluate(
-            width,
-            "epoch_us(TIMESTAMP '2001-02-01' + CAST((",
-            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-02-01')");
-    if (january.isEmpty() || february.isEmpty() || !january.get().equals(february.get())) {
-      return Optional.empty();
+  /**
+   * {@code first_value(x ORDER BY t)} and {@code last_value(x ORDER BY t)} as aggregates (the
+   * rollup spec's names) become DuckDB's ordered aggregates {@code first} and {@code last}; as
+   * window functions they are left alone.
+   */
+  static void renameOrderedFirstAndLast(Function function) {
+    String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
+    boolean ordered =
+        function.getOrderByElements() != null && !function.getOrderByElements().isEmpty();
+    if (ordered && name.equals("first_value")) {
+      function.setName("first");
+    } else if (ordered && name.equals("last_value")) {
+      function.setName("last");
     }
-    return Optional.of(((Number) january.get()).longValue());
   }
 
   /** {@code us - floorMod(us - origin, width)} where {@code us = epoch_us(column)}. */
-  private static Expression bucketStart(Column column, long width, long origin) {
+  static Expression bucketStart(Column column, long width, long origin) {
     Expression micros = new Function("epoch_us", column);
     Expression shifted =
         origin == 0

@@ -198,6 +198,74 @@ public final class Settings {
           "Files in the table's folders that no snapshot uses are deleted once this old, so a"
               + " write in progress is never removed.");
 
+  public static final Setting ROLLUP_ROUTING =
+      declare(
+          "rollup-routing",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(TABLE, SESSION),
+          "0.1",
+          "Answer GROUP BY time_bucket queries on a raw table from its rollups, exactly; the"
+              + " session's value overrides the table's.");
+  public static final Setting ROLLUP_REFRESH_INTERVAL =
+      declare(
+          "rollup-refresh-interval",
+          SettingKind.DURATION_OR_OFF,
+          "1m",
+          Set.of(CREATE, TABLE),
+          "0.1",
+          "On a rollup: inline maintenance after an append to its raw table refreshes it once its"
+              + " last refresh is older than this; off: only REFRESH and maintain do.");
+  public static final Setting ROLLUPS =
+      declare(
+          "rollups",
+          SettingKind.STRING,
+          "",
+          Set.of(),
+          "0.1",
+          "On a raw table: its rollups, comma-separated. Managed.");
+  public static final Setting ROLLUP_SOURCE =
+      declare(
+          "rollup-source",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.1",
+          "On a rollup: the raw table it aggregates. Managed.");
+  public static final Setting ROLLUP_BUCKET =
+      declare(
+          "rollup-bucket",
+          SettingKind.DURATION,
+          null,
+          Set.of(),
+          "0.1",
+          "On a rollup: the bucket width. Managed.");
+  public static final Setting ROLLUP_ORIGIN =
+      declare(
+          "rollup-origin",
+          SettingKind.INTEGER,
+          null,
+          Set.of(),
+          "0.1",
+          "On a rollup: the bucket origin in µs since the epoch (time_bucket: 2000-01-03,"
+              + " date_bin: the epoch). Managed.");
+  public static final Setting ROLLUP_AGGREGATES =
+      declare(
+          "rollup-aggregates",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.1",
+          "On a rollup: its aggregates as JSON (output name, function, column). Managed.");
+  public static final Setting ROLLUP_DEFINITION =
+      declare(
+          "rollup-definition",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.1",
+          "On a rollup: the SELECT it was defined with. Managed.");
+
   private static List<Setting> registry;
   private static Map<String, Setting> byName;
 

@@ -26,6 +26,12 @@ public final class SnapshotSummaries {
   /** What wrote the snapshot: append, insert, compaction, … */
   public static final String OPERATION = "timelake.operation";
 
+  /** On a rollup snapshot: the raw snapshot its rows reflect ({@code -1}: nothing). */
+  public static final String ROLLUP_SOURCE_SNAPSHOT = "timelake.rollup-source-snapshot";
+
+  /** On a rollup snapshot: the sequence number of that raw snapshot ({@code -1}: nothing). */
+  public static final String ROLLUP_SOURCE_SEQUENCE = "timelake.rollup-source-sequence";
+
   /** Prefix of rollup summary keys, which compaction of a rollup carries forward. */
   public static final String ROLLUP_PREFIX = "timelake.rollup-";
 

@@ -30,6 +30,7 @@ public final class AppendOperation {
   private final String operation;
   private final Consumer<String> progress;
   private final java.util.Set<Integer> touched = new java.util.TreeSet<>();
+  private final Map<String, String> extraSummary = new LinkedHashMap<>();
 
   public AppendOperation(
       LoadedTable table,
@@ -46,6 +47,12 @@ public final class AppendOperation {
     this.startedAt = requireNonNull(startedAt, "startedAt is null");
     this.operation = requireNonNull(operation, "operation is null");
     this.progress = requireNonNull(progress, "progress is null");
+  }
+
+  /** Adds entries to the snapshot summary of the commit (e.g. a rollup's source snapshot). */
+  public AppendOperation summary(Map<String, String> entries) {
+    extraSummary.putAll(entries);
+    return this;
   }
 
   /** The partitions the committed append wrote to. */
@@ -105,6 +112,7 @@ public final class AppendOperation {
       }
       summary.put(SnapshotSummaries.TOUCHED_RANGES, ranges.toString());
     }
+    summary.putAll(extraSummary);
     return summary;
   }
 }

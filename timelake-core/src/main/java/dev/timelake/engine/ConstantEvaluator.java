@@ -1,7 +1,6 @@
-package dev.timelake.sql;
+package dev.timelake.engine;
 
 import dev.timelake.QueryFailedException;
-import dev.timelake.engine.EngineConnection;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.sf.jsqlparser.expression.AnalyticExpression;
@@ -17,15 +16,15 @@ import net.sf.jsqlparser.statement.select.Select;
  * now()}) with DuckDB itself, so pruning understands every constant DuckDB does. The expression is
  * printed from the syntax tree, never pasted from user text.
  */
-final class ConstantEvaluator {
+public final class ConstantEvaluator {
   private final EngineConnection connection;
 
-  ConstantEvaluator(EngineConnection connection) {
+  public ConstantEvaluator(EngineConnection connection) {
     this.connection = connection;
   }
 
   /** True when the expression reads no column, subquery or window. */
-  static boolean isConstant(Expression expression) {
+  public static boolean isConstant(Expression expression) {
     AtomicBoolean constant = new AtomicBoolean(true);
     expression.accept(
         new ExpressionVisitorAdapter<Void>() {
@@ -58,7 +57,7 @@ final class ConstantEvaluator {
   }
 
   /** True when the expression's value depends on when it runs ({@code now()} and friends). */
-  static boolean isVolatile(Expression expression) {
+  public static boolean isVolatile(Expression expression) {
     AtomicBoolean volatileCall = new AtomicBoolean(false);
     expression.accept(
         new ExpressionVisitorAdapter<Void>() {
@@ -77,7 +76,8 @@ final class ConstantEvaluator {
   }
 
   /** The value of {@code CAST(expression AS type)}, or empty if DuckDB cannot evaluate it. */
-  Optional<Object> evaluate(Expression expression, String wrapperPrefix, String wrapperSuffix) {
+  public Optional<Object> evaluate(
+      Expression expression, String wrapperPrefix, String wrapperSuffix) {
     try {
       return Optional.ofNullable(
           connection.scalar("SELECT " + wrapperPrefix + expression + wrapperSuffix));
@@ -87,8 +87,30 @@ final class ConstantEvaluator {
   }
 
   /** The µs since the epoch of a constant cast to TIMESTAMPTZ. */
-  Optional<Long> micros(Expression expression) {
+  public Optional<Long> micros(Expression expression) {
     return evaluate(expression, "epoch_us(CAST((", ") AS TIMESTAMPTZ))")
         .map(value -> ((Number) value).longValue());
+  }
+
+  /** The width in µs of a constant interval that is the same length everywhere (no months). */
+  public Optional<Long> fixedWidthMicros(Expression width) {
+    if (!isConstant(width)) {
+      return Optional.empty();
+    }
+    Optional<Object> january =
+        evaluate(
+            width,
+            "epoch_us(TIMESTAMP '2001-01-01' + CAST((",
+            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-01-01')");
+    Optional<Object> february =
+        evaluate(
+            width,
+            "epoch_us(TIMESTAMP '2001-02-01' + CAST((",
+            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-02-01')");
+    if (january.isEmpty() || february.isEmpty() || !january.get().equals(february.get())) {
+      return Optional.empty();
+    }
+    long micros = ((Number) january.get()).longValue();
+    return micros > 0 ? Optional.of(micros) : Optional.empty();
   }
 }

@@ -1,0 +1,236 @@
+package dev.timelake.rollup;
+
+import dev.timelake.AppendResult;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.read.DedupStrategy;
+import dev.timelake.read.PlannedFile;
+import dev.timelake.read.ScanPlan;
+import dev.timelake.read.ScanPlanner;
+import dev.timelake.read.ScanSql;
+import dev.timelake.table.SnapshotSummaries;
+import dev.timelake.write.AppendOperation;
+import dev.timelake.write.AppendSource;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Brings a rollup up to date. The changed buckets are those covered by the time bounds of the raw
+ * table's live files whose data sequence number is above the one the rollup records (compaction
+ * keeps sequence numbers and retention only removes files, so neither counts). They are recomputed
+ * from the raw table read with dedup, a window at a time, and appended; only the last commit
+ * records the new raw snapshot, so a refresh that fails halfway is redone from the old record. A
+ * rollback of the raw table past the recorded snapshot empties the rollup and recomputes it.
+ */
+public final class RollupRefresher {
+  /** Changed ranges are recomputed in windows of at most this many µs (7 days). */
+  static final long MAX_WINDOW_MICROS = 7 * 86_400_000_000L;
+
+  private final LakeCatalog catalog;
+  private final EngineConnection connection;
+  private final Consumer<String> progress;
+
+  public RollupRefresher(
+      LakeCatalog catalog, EngineConnection connection, Consumer<String> progress) {
+    this.catalog = catalog;
+    this.connection = connection;
+    this.progress = progress;
+  }
+
+  /** What a refresh did. */
+  public record Result(long rowsWritten, int windows, boolean rebuilt, List<String> explanation) {}
+
+  /** Refreshes the rollup {@code rollup} now. */
+  public Result refresh(Rollup rollup, Instant now) {
+    LoadedTable raw = catalog.require(rollup.source());
+    Snapshot rawSnapshot = raw.iceberg().currentSnapshot();
+    List<String> explanation = new ArrayList<>();
+    if (rawSnapshot == null) {
+      return new Result(0, 0, false, List.of(rollup.name() + ": raw table is empty"));
+    }
+    long recordedSequence = rollup.sourceSequence();
+    boolean rebuilt = false;
+    if (isRolledBack(rollup, raw)) {
+      clear(rollup);
+      recordedSequence = -1;
+      rebuilt = true;
+      explanation.add(
+          rollup.name()
+              + ": raw table was rolled back past the recorded snapshot "
+              + rollup.sourceSnapshot()
+              + "; rebuilding");
+    }
+    List<long[]> ranges = changedRanges(rollup, raw, recordedSequence);
+    Map<String, String> record =
+        Map.of(
+            SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, Long.toString(rawSnapshot.snapshotId()),
+            SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, Long.toString(rawSnapshot.sequenceNumber()));
+    Map<String, String> oldRecord =
+        Map.of(
+            SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT,
+                Long.toString(rebuilt ? -1 : rollup.sourceSnapshot()),
+            SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, Long.toString(recordedSequence));
+    long rows = 0;
+    boolean lastCommitted = false;
+    for (int i = 0; i < ranges.size(); i++) {
+      long[] window = ranges.get(i);
+      boolean last = i == ranges.size() - 1;
+      progress.accept(
+          "refreshing " + rollup.name() + " window " + (i + 1) + " of " + ranges.size());
+      AppendResult result = appendWindow(rollup, raw, window, last ? record : oldRecord, now);
+      rows += result.rows();
+      lastCommitted = last && result.outcome() == AppendResult.Outcome.COMMITTED;
+    }
+    if (!lastCommitted && rollup.sourceSnapshot() != rawSnapshot.snapshotId()) {
+      recordOnly(rollup, record);
+    }
+    explanation.add(
+        rollup.name()
+            + ": recomputed "
+            + ranges.size()
+            + " windows, "
+            + rows
+            + " rows, now reflects raw snapshot "
+            + rawSnapshot.snapshotId());
+    return new Result(rows, ranges.size(), rebuilt, explanation);
+  }
+
+  /**
+   * True when the recorded raw snapshot still exists but is no longer in the history of the raw
+   * table's current snapshot: the raw table was rolled back past it. (An expired snapshot is not a
+   * rollback: refreshes record recent snapshots, and expiry only removes old ones.)
+   */
+  public static boolean isRolledBack(Rollup rollup, LoadedTable raw) {
+    long recorded = rollup.sourceSnapshot();
+    Snapshot current = raw.iceberg().currentSnapshot();
+    return recorded >= 0
+        && current != null
+        && raw.iceberg().snapshot(recorded) != null
+        && !SnapshotUtil.isAncestorOf(raw.iceberg(), current.snapshotId(), recorded);
+  }
+
+  /** Bucket-aligned [start, end) ranges covering the raw files newer than the record. */
+  public static List<long[]> changedRanges(Rollup rollup, LoadedTable raw, long recordedSequence) {
+    List<long[]> ranges = new ArrayList<>();
+    for (PlannedFile file : ScanPlanner.liveFiles(raw)) {
+      if (file.sequenceNumber() > recordedSequence) {
+        long start =
+            RollupBuckets.floor(file.minMicros(), rollup.widthMicros(), rollup.originMicros());
+        long end =
+            RollupBuckets.floor(file.maxMicros(), rollup.widthMicros(), rollup.originMicros())
+                + rollup.widthMicros();
+        ranges.add(new long[] {start, end});
+      }
+    }
+    return windows(merge(ranges), rollup.widthMicros());
+  }
+
+  /** Like {@link #changedRanges} but merged into the fewest ranges, for routing. */
+  public static List<long[]> changedBuckets(Rollup rollup, LoadedTable raw) {
+    return merge(changedRanges(rollup, raw, rollup.sourceSequence()));
+  }
+
+  static List<long[]> merge(List<long[]> ranges) {
+    ranges.sort(Comparator.comparingLong(r -> r[0]));
+    List<long[]> merged = new ArrayList<>();
+    for (long[] range : ranges) {
+      long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+      if (last != null && range[0] <= last[1]) {
+        last[1] = Math.max(last[1], range[1]);
+      } else {
+        merged.add(new long[] {range[0], range[1]});
+      }
+    }
+    return merged;
+  }
+
+  private static List<long[]> windows(List<long[]> ranges, long width) {
+    long step = Math.max(width, MAX_WINDOW_MICROS / width * width);
+    List<long[]> windows = new ArrayList<>();
+    for (long[] range : ranges) {
+      for (long start = range[0]; start < range[1]; start += step) {
+        windows.add(new long[] {start, Math.min(range[1], start + step)});
+      }
+    }
+    return windows;
+  }
+
+  private AppendResult appendWindow(
+      Rollup rollup, LoadedTable raw, long[] window, Map<String, String> record, Instant now) {
+    String time = raw.contract().timeColumn().orElseThrow();
+    Expression filter =
+        Expressions.and(
+            Expressions.greaterThanOrEqual(time, window[0]), Expressions.lessThan(time, window[1]));
+    ScanPlan plan = ScanPlanner.plan(raw, filter, true);
+    String timeSql = SqlText.identifier(time);
+    List<String> select = new ArrayList<>();
+    for (String key : rollup.keys()) {
+      select.add(SqlText.identifier(key));
+    }
+    select.add(
+        RollupBuckets.sql(timeSql, rollup.widthMicros(), rollup.originMicros())
+            + " AS "
+            + SqlText.identifier(rollup.bucketColumn()));
+    for (RollupAggregate aggregate : rollup.aggregates()) {
+      select.add(aggregate.sql(time) + " AS " + SqlText.identifier(aggregate.name()));
+    }
+    String sql =
+        "SELECT "
+            + String.join(", ", select)
+            + " FROM ("
+            + ScanSql.relation(plan, DedupStrategy.MERGE)
+            + ") WHERE "
+            + timeSql
+            + " >= make_timestamptz(CAST("
+            + window[0]
+            + " AS BIGINT)) AND "
+            + timeSql
+            + " < make_timestamptz(CAST("
+            + window[1]
+            + " AS BIGINT)) GROUP BY ALL";
+    LoadedTable target = catalog.require(rollup.name());
+    return new AppendOperation(
+            target,
+            connection,
+            List.of(new AppendSource.Query(sql, AppendSource.Casting.LITERALS)),
+            Optional.empty(),
+            now,
+            "rollup-refresh",
+            progress)
+        .summary(record)
+        .run();
+  }
+
+  private void clear(Rollup rollup) {
+    LoadedTable table = catalog.require(rollup.name());
+    if (table.iceberg().currentSnapshot() == null) {
+      return;
+    }
+    table
+        .iceberg()
+        .newDelete()
+        .deleteFromRowFilter(Expressions.alwaysTrue())
+        .set(SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, "-1")
+        .set(SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, "-1")
+        .commit();
+  }
+
+  private void recordOnly(Rollup rollup, Map<String, String> record) {
+    LoadedTable table = catalog.require(rollup.name());
+    var append = table.iceberg().newAppend();
+    record.forEach(append::set);
+    append.set(SnapshotSummaries.OPERATION, "rollup-refresh");
+    append.commit();
+  }
+}

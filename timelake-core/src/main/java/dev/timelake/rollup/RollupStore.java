@@ -1,0 +1,172 @@
+package dev.timelake.rollup;
+
+import dev.timelake.AlreadyExistsException;
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.NotFoundException;
+import dev.timelake.TableDefinition;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.table.Durations;
+import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Creates and drops rollup tables, and lists a raw table's rollups. A rollup is an ordinary
+ * Timelake table (time column: the bucket; series key: the grouping columns; dedup on; no
+ * insertion-time column) whose properties hold its definition; the raw table lists it in {@code
+ * timelake.rollups}.
+ */
+public final class RollupStore {
+  private static final long HOUR_MICROS = 3_600_000_000L;
+
+  private RollupStore() {}
+
+  /** Creates the rollup table for {@code definition}; it starts empty (refresh fills it). */
+  public static Rollup create(LakeCatalog catalog, RollupDefinition definition) {
+    if (catalog.exists(definition.name())) {
+      throw new AlreadyExistsException(
+          "Cannot create rollup " + definition.name() + ": a table of that name exists");
+    }
+    LoadedTable raw = catalog.require(definition.source());
+    TableDefinition.Builder table = TableDefinition.builder(definition.name());
+    for (String key : definition.keys()) {
+      table.column(raw.contract().column(key).asRequired());
+    }
+    table.column(Column.required(definition.bucketColumn(), ColumnType.TIMESTAMPTZ));
+    for (RollupAggregate aggregate : definition.aggregates()) {
+      table.column(Column.nullable(aggregate.name(), storedType(raw.contract(), aggregate)));
+    }
+    table.timeColumn(definition.bucketColumn());
+    if (!definition.keys().isEmpty()) {
+      table.seriesKey(definition.keys().toArray(String[]::new));
+    }
+    table.withoutIngestTime();
+    table.option("chunk", definition.widthMicros() < HOUR_MICROS ? "day" : "month");
+    for (Map.Entry<String, String> option : definition.options().entrySet()) {
+      table.option(optionName(option.getKey()), option.getValue());
+    }
+    LoadedTable created = catalog.create(table.build());
+    try {
+      created
+          .iceberg()
+          .updateProperties()
+          .set(Settings.ROLLUP_SOURCE.propertyKey(), definition.source().toString())
+          .set(
+              Settings.ROLLUP_BUCKET.propertyKey(),
+              Durations.format(java.time.Duration.ofNanos(definition.widthMicros() * 1000)))
+          .set(Settings.ROLLUP_ORIGIN.propertyKey(), Long.toString(definition.originMicros()))
+          .set(Settings.ROLLUP_AGGREGATES.propertyKey(), definition.aggregatesJson())
+          .set(Settings.ROLLUP_DEFINITION.propertyKey(), definition.selectSql())
+          .commit();
+      setRollups(raw, add(listed(raw), definition.name()));
+    } catch (RuntimeException e) {
+      catalog.drop(definition.name());
+      throw e;
+    }
+    return Rollup.of(catalog.require(definition.name())).orElseThrow();
+  }
+
+  /** Drops a rollup table and removes it from its raw table's list. */
+  public static boolean drop(LakeCatalog catalog, TableName name) {
+    LoadedTable table = catalog.load(name).orElse(null);
+    if (table == null) {
+      return false;
+    }
+    Rollup rollup =
+        Rollup.of(table)
+            .orElseThrow(
+                () ->
+                    TimelakeException.validation(
+                        "Cannot drop rollup %s: it is a table, not a rollup (use DROP TABLE)",
+                        name));
+    catalog.load(rollup.source()).ifPresent(raw -> setRollups(raw, remove(listed(raw), name)));
+    return catalog.drop(name);
+  }
+
+  /** The rollup {@code name}; throws naming it when it does not exist or is not a rollup. */
+  public static Rollup require(LakeCatalog catalog, TableName name) {
+    LoadedTable table =
+        catalog
+            .load(name)
+            .orElseThrow(() -> new NotFoundException("Rollup " + name + " does not exist"));
+    return Rollup.of(table)
+        .orElseThrow(() -> TimelakeException.validation("%s is a table, not a rollup", name));
+  }
+
+  /** The rollups of a raw table that still exist. */
+  public static List<Rollup> rollupsOf(LakeCatalog catalog, LoadedTable raw) {
+    List<Rollup> rollups = new ArrayList<>();
+    for (TableName name : listed(raw)) {
+      catalog.load(name).flatMap(Rollup::of).ifPresent(rollups::add);
+    }
+    return rollups;
+  }
+
+  private static Set<TableName> listed(LoadedTable raw) {
+    Set<TableName> names = new LinkedHashSet<>();
+    for (String name : Settings.splitList(raw.contract().settings().get(Settings.ROLLUPS.name()))) {
+      names.add(TableName.parse(name));
+    }
+    return names;
+  }
+
+  private static Set<TableName> add(Set<TableName> names, TableName name) {
+    Set<TableName> updated = new LinkedHashSet<>(names);
+    updated.add(name);
+    return updated;
+  }
+
+  private static Set<TableName> remove(Set<TableName> names, TableName name) {
+    Set<TableName> updated = new LinkedHashSet<>(names);
+    updated.remove(name);
+    return updated;
+  }
+
+  private static void setRollups(LoadedTable raw, Set<TableName> names) {
+    raw.iceberg().refresh();
+    raw.iceberg()
+        .updateProperties()
+        .set(
+            Settings.ROLLUPS.propertyKey(),
+            String.join(",", names.stream().map(TableName::toString).toList()))
+        .commit();
+  }
+
+  private static String optionName(String option) {
+    return switch (option.toLowerCase(Locale.ROOT).replace('-', '_')) {
+      case "chunk_interval" -> "chunk";
+      case "refresh_interval" -> "rollup-refresh-interval";
+      default -> option;
+    };
+  }
+
+  private static ColumnType storedType(TableContract raw, RollupAggregate aggregate) {
+    if (aggregate.function().equals("count")) {
+      return ColumnType.BIGINT;
+    }
+    ColumnType input = raw.column(aggregate.column().orElseThrow()).type();
+    return switch (aggregate.function()) {
+      case "avg" -> ColumnType.DOUBLE;
+      case "sum" ->
+          switch (input.kind()) {
+            case INTEGER, BIGINT -> ColumnType.decimal(38, 0);
+            case DECIMAL -> ColumnType.decimal(38, input.scale());
+            case FLOAT, DOUBLE -> ColumnType.DOUBLE;
+            default ->
+                throw TimelakeException.validation(
+                    "Cannot create rollup: sum of column '%s' of type %s is not supported",
+                    aggregate.column().orElseThrow(), input);
+          };
+      default -> input;
+    };
+  }
+}
