@@ -88,6 +88,15 @@ final class TimeBucketRewriter {
 
   /** The width in µs if the interval is the same length everywhere (no months or years). */
   private Optional<Long> fixedWidthMicros(Expression width) {
+    // A year from 2001-01-01 and from 2001-02-01 is 365 days both times, so check months directly.
+    Optional<Object> months =
+        constants.evaluate(
+            width,
+            "(SELECT date_part('year', i) * 12 + date_part('month', i) FROM (SELECT CAST((",
+            ") AS INTERVAL) AS i))");
+    if (months.isEmpty() || ((Number) months.get()).longValue() != 0) {
+      return Optional.empty();
+    }
     Optional<Object> january =
         constants.evaluate(
             width,
