@@ -97,6 +97,15 @@ public final class ConstantEvaluator {
     if (!isConstant(width)) {
       return Optional.empty();
     }
+    // A year from 2001-01-01 and from 2001-02-01 is 365 days both times, so check months directly.
+    Optional<Object> months =
+        evaluate(
+            width,
+            "(SELECT date_part('year', i) * 12 + date_part('month', i) FROM (SELECT CAST((",
+            ") AS INTERVAL) AS i))");
+    if (months.isEmpty() || ((Number) months.get()).longValue() != 0) {
+      return Optional.empty();
+    }
     Optional<Object> january =
         evaluate(
             width,

@@ -2,8 +2,10 @@ package dev.timelake.sql;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -34,12 +36,14 @@ final class TableReferences extends TablesNamesFinder<Void> {
     TableReferences finder = new TableReferences();
     statement.accept((net.sf.jsqlparser.statement.StatementVisitor<Void>) finder, null);
     List<Reference> tables = new ArrayList<>();
+    // The finder visits a common table expression's body twice; keep each node once.
+    Set<Table> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Reference reference : finder.references) {
       Table table = reference.table();
       boolean cte =
           table.getSchemaName() == null
               && finder.cteNames.contains(table.getName().toLowerCase(Locale.ROOT));
-      if (!cte) {
+      if (!cte && seen.add(table)) {
         tables.add(reference);
       }
     }

@@ -15,7 +15,6 @@ final class ByteSizes {
     if (!matcher.matches()) {
       throw new IllegalArgumentException("expected a size such as 128MB, 512KiB or 1048576");
     }
-    long amount = Long.parseLong(matcher.group(1));
     String unit = matcher.group(2);
     int shift =
         unit.isEmpty()
@@ -27,6 +26,14 @@ final class ByteSizes {
               case 't' -> 40;
               default -> 0;
             };
-    return amount << shift;
+    try {
+      long amount = Long.parseLong(matcher.group(1));
+      if (amount > Long.MAX_VALUE >> shift) {
+        throw new NumberFormatException("too large");
+      }
+      return amount << shift;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected a size such as 128MB, 512KiB or 1048576");
+    }
   }
 }

@@ -21,9 +21,12 @@ public final class Durations {
     if (!matcher.matches()) {
       throw new IllegalArgumentException("expected a duration such as 90d, 12h, 30m, 45s, 2w, 1y");
     }
-    long amount = Long.parseLong(matcher.group(1));
     long unitSeconds = unitSeconds(matcher.group(2));
-    return Duration.ofSeconds(Math.multiplyExact(amount, unitSeconds));
+    try {
+      return Duration.ofSeconds(Math.multiplyExact(Long.parseLong(matcher.group(1)), unitSeconds));
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException("expected a duration such as 90d, 12h, 30m, 45s, 2w, 1y");
+    }
   }
 
   private static long unitSeconds(String unit) {

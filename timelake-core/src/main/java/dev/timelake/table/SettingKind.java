@@ -55,7 +55,11 @@ public enum SettingKind {
   CHUNK("hour, day or month") {
     @Override
     String canonical(String value, List<String> allowed) {
-      return Chunk.parse(value).label();
+      try {
+        return Chunk.parse(value).label();
+      } catch (TimelakeException e) {
+        throw invalid(value);
+      }
     }
   },
   CHOICE("one of the listed values") {

@@ -62,9 +62,12 @@ public final class AppendOperation {
 
   /** Runs the append and reports what it committed. */
   public AppendResult run() {
-    if (batchId.isPresent()
-        && AppendCommitter.committedBatch(table.iceberg(), batchId.get()).isPresent()) {
-      return AppendResult.nothing(AppendResult.Outcome.SKIPPED_DUPLICATE_BATCH);
+    if (batchId.isPresent()) {
+      // The handle may predate another writer's commit of the same batch.
+      table.iceberg().refresh();
+      if (AppendCommitter.committedBatch(table.iceberg(), batchId.get()).isPresent()) {
+        return AppendResult.nothing(AppendResult.Outcome.SKIPPED_DUPLICATE_BATCH);
+      }
     }
     long ingestMicros = ChronoUnit.MICROS.between(Instant.EPOCH, startedAt);
     try (AppendStager stager = new AppendStager(connection, table.contract(), ingestMicros)) {

@@ -6,6 +6,7 @@ import dev.timelake.TimelakeException;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.table.TableContract;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -18,6 +19,8 @@ import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -108,14 +111,29 @@ final class AppendStager implements AutoCloseable {
 
   private void stageArrow(AppendSource.ArrowStream arrow) {
     String name = "__tl_arrow_" + UUID.randomUUID().toString().replace("-", "");
-    try (BufferAllocator allocator = new RootAllocator();
+    try (BufferAllocator allocator = exportAllocator(arrow.reader());
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, arrow.reader(), stream);
       connection.jdbc().unwrap(DuckDBConnection.class).registerArrowStream(name, stream);
       stageRelation(name, arrow.describe(), AppendSource.Casting.LOSSLESS);
-    } catch (SQLException e) {
+    } catch (SQLException | IOException e) {
       throw new QueryFailedException("Cannot read the Arrow input: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Exported buffers can only move between allocators of one root, so the export allocates under
+   * the root of the reader's vectors.
+   */
+  private static BufferAllocator exportAllocator(ArrowReader reader) throws IOException {
+    List<FieldVector> vectors = reader.getVectorSchemaRoot().getFieldVectors();
+    return vectors.isEmpty()
+        ? new RootAllocator()
+        : vectors
+            .get(0)
+            .getAllocator()
+            .getRoot()
+            .newChildAllocator("timelake-append", 0, Long.MAX_VALUE);
   }
 
   private void stageRows(AppendSource.Rows rows) {

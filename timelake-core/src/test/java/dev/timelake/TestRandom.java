@@ -1,0 +1,40 @@
+package dev.timelake;
+
+import java.security.SecureRandom;
+import java.util.Random;
+
+/**
+ * A {@link Random} for randomized tests whose seed is logged and replayable: run with {@code
+ * -Dtests.seed=<hex>} to repeat a failure. Its {@code toString()} names the seed, so passing it to
+ * AssertJ's {@code as(…)} puts the seed in every failure message.
+ */
+public final class TestRandom extends Random {
+  private final long seed;
+
+  private TestRandom(long seed) {
+    super(seed);
+    this.seed = seed;
+  }
+
+  /** A random source seeded from {@code tests.seed}, else from a fresh random seed. */
+  public static TestRandom create() {
+    String configured = System.getProperty("tests.seed");
+    long seed =
+        configured == null || configured.isBlank()
+            ? new SecureRandom().nextLong()
+            : Long.parseUnsignedLong(configured.trim(), 16);
+    TestRandom random = new TestRandom(seed);
+    System.out.println("Random test data with " + random);
+    return random;
+  }
+
+  /** A long in {@code [min, max)}. */
+  public long between(long min, long max) {
+    return min + Math.floorMod(nextLong(), max - min);
+  }
+
+  @Override
+  public String toString() {
+    return "-Dtests.seed=" + Long.toHexString(seed);
+  }
+}
