@@ -40,9 +40,9 @@ import java.util.function.Consumer;
  * period (2–10 s, skewed so that a tag reports every 6 s on average). A reading's time is its
  * sample slot plus a jitter of up to ±30 % of the period, in whole milliseconds; the value is the
  * base level plus a daily cycle, a slow drift (a 5–20 day wave), triangular noise, and, in 0.2 % of
- * a tag's minutes, a spike above {@code high}. Quality is 192 (good), 64 (uncertain, 0.8 %) or 0
- * (bad, 0.2 %). Each machine is down about 5 % of the time, in runs of 5–120 minutes, during which
- * none of its tags reports.
+ * a tag's minutes, a spike above {@code high}, rounded to 3 decimals. Quality is 192 (good), 64
+ * (uncertain, 0.8 %) or 0 (bad, 0.2 %). Each machine is down about 5 % of the time, in runs of
+ * 5–120 minutes, during which none of its tags reports.
  *
  * <p><b>Arrival.</b> Readings timed in hour {@code h} arrive in the append of hour {@code h}, with
  * {@code _ingest_ts} the end of that hour ({@code h + 1h}, so no reading arrives before it was
@@ -62,7 +62,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Resuming.</b> Each hourly append carries the batch id {@code hour-<yyyy-MM-ddTHH>}; a run
  * on a lake that already holds some of the hours skips them, so an interrupted run can be restarted
- * with the same scale and seed.
+ * with the same scale, seed and hours. A lake whose {@code iiot.tags} holds another number of tags
+ * is refused.
  *
  * <p>Instances are immutable and thread-safe; {@link #generate} writes to the lake and must not run
  * twice at once on one lake.
@@ -190,6 +191,13 @@ public final class IiotGenerator {
   private void appendTags(Lake lake) {
     Table tags = lake.findTable(TAGS).orElseGet(() -> lake.createTable(tagsTable()));
     tags.newAppend().batchId("tags").fromQuery(sql.tagsQuery()).commit();
+    long rows = tags.refresh().info().rows();
+    if (rows != scale.tags()) {
+      throw TimelakeException.validation(
+          "Cannot generate the %s plant in %s: %s holds %d tags, the plant has %d (drop %s and %s,"
+              + " or use another warehouse)",
+          scale.label(), lake.description(), TAGS, rows, scale.tags(), TAGS, READINGS);
+    }
   }
 
   private Instant hourStart(int hour) {
@@ -262,7 +270,7 @@ public final class IiotGenerator {
       if (hours > scale.hours()) {
         throw TimelakeException.validation(
             "Invalid hours %d for scale %s: expected at most %d",
-            hours, scale.name().toLowerCase(Locale.ROOT), scale.hours());
+            hours, scale.label(), scale.hours());
       }
       return new IiotGenerator(this);
     }

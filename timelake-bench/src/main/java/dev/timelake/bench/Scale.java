@@ -1,5 +1,10 @@
 package dev.timelake.bench;
 
+import dev.timelake.TimelakeException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
 /**
  * The size of the generated plant and how many days it reports. Every scale has five tags per
  * machine; readings average one every ~6 s per tag, less ~5 % machine downtime.
@@ -22,6 +27,23 @@ public enum Scale {
     this.machinesPerLine = machinesPerLine;
     this.tagsPerMachine = tagsPerMachine;
     this.days = days;
+  }
+
+  /** Parses {@code tiny}, {@code mini} or {@code small}, in any case. */
+  public static Scale parse(String text) {
+    for (Scale scale : values()) {
+      if (scale.label().equalsIgnoreCase(text.trim())) {
+        return scale;
+      }
+    }
+    throw TimelakeException.validation(
+        "Invalid scale '%s' (expected %s)",
+        text, Arrays.stream(values()).map(Scale::label).collect(Collectors.joining(", ")));
+  }
+
+  /** The lower-case name used on the command line and in reports. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** Production lines of the plant. */

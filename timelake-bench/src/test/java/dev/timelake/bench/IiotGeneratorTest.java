@@ -147,6 +147,19 @@ class IiotGeneratorTest {
   }
 
   @Test
+  void refusesALakeHoldingAnotherPlant(@TempDir Path folder) {
+    try (Lake other = Lake.open(folder)) {
+      IiotGenerator.builder().scale(Scale.TINY).hours(1).build().generate(other);
+      IiotGenerator mini = IiotGenerator.builder().scale(Scale.MINI).hours(1).build();
+      assertThatThrownBy(() -> mini.generate(other))
+          .hasMessageStartingWith("Cannot generate the mini plant in warehouse ")
+          .hasMessageEndingWith(
+              ": iiot.tags holds 20 tags, the plant has 100 (drop iiot.tags and iiot.readings,"
+                  + " or use another warehouse)");
+    }
+  }
+
+  @Test
   void rejectsMoreHoursThanTheScaleHas() {
     IiotGenerator.Builder builder = IiotGenerator.builder().scale(Scale.TINY).hours(49);
     assertThatThrownBy(builder::build)
