@@ -78,6 +78,11 @@ public final class SqlSession implements AutoCloseable {
     if (rollupStatement.isPresent()) {
       return rollup(rollupStatement.get());
     }
+    if (hasIntegerDivision(text)) {
+      // JSqlParser reads DuckDB's // (integer division) as the start of a line comment and would
+      // silently drop the rest of the line from the statement it prints.
+      return runWithFallbackViews(text);
+    }
     Statement statement;
     try {
       statement = CCJSqlParserUtil.parse(text);
@@ -370,6 +375,29 @@ public final class SqlSession implements AutoCloseable {
         failure.addSuppressed(e);
       }
     }
+  }
+
+  /** True when {@code sql} has {@code //} outside string literals, quoted names and comments. */
+  static boolean hasIntegerDivision(String sql) {
+    int i = 0;
+    while (i < sql.length() - 1) {
+      char c = sql.charAt(i);
+      if (c == '\'' || c == '"') {
+        int end = sql.indexOf(c, i + 1);
+        i = end < 0 ? sql.length() : end + 1;
+      } else if (c == '-' && sql.charAt(i + 1) == '-') {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? sql.length() : end + 1;
+      } else if (c == '/' && sql.charAt(i + 1) == '*') {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? sql.length() : end + 2;
+      } else if (c == '/' && sql.charAt(i + 1) == '/') {
+        return true;
+      } else {
+        i++;
+      }
+    }
+    return false;
   }
 
   private static String stripTrailingSemicolon(String sql) {

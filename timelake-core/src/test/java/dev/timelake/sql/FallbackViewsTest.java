@@ -72,6 +72,24 @@ class FallbackViewsTest {
   }
 
   @Test
+  void runsIntegerDivisionOverViewsSinceTheParserTakesItForAComment() {
+    String sql =
+        "SELECT count(*) FROM iot.readings WHERE epoch_us(time) // 1000000 < "
+            + T2.getEpochSecond();
+    try (Session session = lake.newSession();
+        QueryResult result = session.sql(sql)) {
+      assertThat(result.rows()).containsExactly(List.of(2L));
+      assertThat(result.explanation()).containsExactly(FALLBACK);
+    }
+    try (Session session = lake.newSession();
+        QueryResult result =
+            session.sql("SELECT count(*) FROM iot.readings WHERE device <> 'http://x' -- a // b")) {
+      assertThat(result.rows()).containsExactly(List.of(3L));
+      assertThat(result.explanation()).doesNotContain(FALLBACK);
+    }
+  }
+
+  @Test
   void readsTablesOfTheDefaultNamespaceUnqualified() {
     try (Session session = lake.newSession();
         QueryResult result = session.sql("FROM plain SELECT device, value")) {
