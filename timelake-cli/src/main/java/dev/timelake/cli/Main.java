@@ -41,6 +41,7 @@ import picocli.CommandLine.TypeConversionException;
     // Every subcommand, in the order `timelake --help` lists them. `demo` and `bench` (the data
     // generator and benchmark runner) are added here when they exist.
     subcommands = {
+      DemoCommand.class,
       CreateCommand.class,
       ImportCommand.class,
       SqlCommand.class,
