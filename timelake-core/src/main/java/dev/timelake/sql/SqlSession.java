@@ -10,12 +10,14 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.engine.SyntaxNames;
 import dev.timelake.rollup.Rollup;
 import dev.timelake.rollup.RollupDefinition;
 import dev.timelake.rollup.RollupDefinitions;
 import dev.timelake.rollup.RollupRefresher;
 import dev.timelake.rollup.RollupStatement;
 import dev.timelake.rollup.RollupStore;
+import dev.timelake.table.TableOptions;
 import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
 import java.sql.ResultSet;
@@ -186,7 +188,7 @@ public final class SqlSession implements AutoCloseable {
       List<net.sf.jsqlparser.schema.Column> columns,
       Select select,
       String operation) {
-    LoadedTable table = catalog.require(Names.tableName(target));
+    LoadedTable table = catalog.require(SyntaxNames.tableName(target));
     QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
     String source = rewriter.rewrite(select);
     List<String> names = insertColumns(table, columns, source);
@@ -214,7 +216,7 @@ public final class SqlSession implements AutoCloseable {
   private List<String> insertColumns(
       LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, String source) {
     if (columns != null && !columns.isEmpty()) {
-      return columns.stream().map(c -> Names.unquote(c.getColumnName())).toList();
+      return columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
     }
     int count = connection.rows("DESCRIBE " + source).size();
     List<String> tableColumns = table.contract().columnNames();
@@ -235,7 +237,7 @@ public final class SqlSession implements AutoCloseable {
       }
       return passThrough(text);
     }
-    TableName name = Names.tableName(create.getTable());
+    TableName name = SyntaxNames.tableName(create.getTable());
     if (create.isIfNotExists() && catalog.exists(name)) {
       return StatementOutcome.message("Table " + name + " already exists");
     }
@@ -254,7 +256,7 @@ public final class SqlSession implements AutoCloseable {
     if (!drop.getType().equalsIgnoreCase("TABLE")) {
       return passThrough(text);
     }
-    TableName name = Names.tableName(drop.getName());
+    TableName name = SyntaxNames.tableName(drop.getName());
     if (catalog.drop(name)) {
       return StatementOutcome.message("Dropped table " + name);
     }
@@ -269,7 +271,7 @@ public final class SqlSession implements AutoCloseable {
     if (!name.toLowerCase(Locale.ROOT).startsWith("timelake.")) {
       return passThrough(text);
     }
-    String value = DdlParser.unquoteValue(set.getExpressions(0).get(0).toString());
+    String value = TableOptions.unquote(set.getExpressions(0).get(0).toString());
     String canonical = settings.set(name, value);
     return StatementOutcome.message("SET " + name + " = " + canonical);
   }
@@ -286,7 +288,7 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome describe(Table node) {
-    LoadedTable table = catalog.require(Names.tableName(node));
+    LoadedTable table = catalog.require(SyntaxNames.tableName(node));
     List<List<String>> rows = new ArrayList<>();
     for (Column column : table.contract().columns()) {
       String role =
