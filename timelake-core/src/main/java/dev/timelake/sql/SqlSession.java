@@ -11,6 +11,7 @@ import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.engine.SyntaxNames;
+import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.rollup.Rollup;
 import dev.timelake.rollup.RollupDefinition;
 import dev.timelake.rollup.RollupDefinitions;
@@ -194,23 +195,44 @@ public final class SqlSession implements AutoCloseable {
     List<String> names = insertColumns(table, columns, source);
     String aliased =
         "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")";
-    AppendResult result =
+    AppendOperation append =
         new AppendOperation(
-                table,
-                connection,
-                List.of(
-                    new AppendSource.Query(
-                        aliased,
-                        select instanceof net.sf.jsqlparser.statement.select.Values
-                            ? AppendSource.Casting.LITERALS
-                            : AppendSource.Casting.LOSSLESS)),
-                Optional.empty(),
-                clock.instant(),
-                operation,
-                message -> {})
-            .run();
+            table,
+            connection,
+            List.of(
+                new AppendSource.Query(
+                    aliased,
+                    select instanceof net.sf.jsqlparser.statement.select.Values
+                        ? AppendSource.Casting.LITERALS
+                        : AppendSource.Casting.LOSSLESS)),
+            Optional.empty(),
+            clock.instant(),
+            operation,
+            message -> {});
+    AppendResult result = maintainAfter(append.run(), append);
     return StatementOutcome.appended(
         "Inserted " + result.rows() + " rows into " + table.name(), result, rewriter.explanation());
+  }
+
+  /** Inline maintenance after a committed INSERT; its failure is reported, the insert stands. */
+  private AppendResult maintainAfter(AppendResult result, AppendOperation append) {
+    if (result.outcome() != AppendResult.Outcome.COMMITTED) {
+      return result;
+    }
+    try {
+      return result.withMaintenance(
+          InlineMaintenance.afterAppend(
+              catalog,
+              append.table(),
+              connection,
+              append.touchedPartitions(),
+              java.util.Map.of(),
+              clock.instant(),
+              message -> {}),
+          Optional.empty());
+    } catch (RuntimeException e) {
+      return result.withMaintenance(Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
+    }
   }
 
   private List<String> insertColumns(
