@@ -38,8 +38,7 @@ import picocli.CommandLine.TypeConversionException;
     versionProvider = Main.Version.class,
     sortOptions = false,
     description = "Timelake: an open time-series lakehouse (Apache Iceberg tables, DuckDB SQL).",
-    // Every subcommand, in the order `timelake --help` lists them. `demo` and `bench` (the data
-    // generator and benchmark runner) are added here when they exist.
+    // Every subcommand, in the order `timelake --help` lists them.
     subcommands = {
       DemoCommand.class,
       CreateCommand.class,
@@ -53,6 +52,7 @@ import picocli.CommandLine.TypeConversionException;
       SettingsCommand.class,
       MaintainCommand.class,
       DuckdbCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

@@ -1,0 +1,214 @@
+package dev.timelake.bench;
+
+import dev.timelake.TimelakeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The benchmark's query set ({@code BENCHMARK.md}), written once each. {@code $T0}/{@code $T1} span
+ * the data, {@code $DAY} is the day in the middle. Differences of times use {@code epoch_us}
+ * (subtracting {@code TIMESTAMPTZ} values is about 100 times slower in DuckDB), and the bucketed
+ * queries are written in the shape rollup routing answers: keys, one bucket, aggregates, {@code
+ * GROUP BY} keys and bucket, a time range and key filters. A {@code tag IN (…)} filter comes after
+ * the time range: JSqlParser 5.3 reads {@code tag IN (…) AND time >= …} as {@code tag IN ((…) AND
+ * time >= …)} (its issue 2244), which hides the filters from pruning and routing.
+ */
+final class BenchmarkQueries {
+  /** Line whose tags {@code line-daily} reads. */
+  static final String LINE = "L0002";
+
+  private static final DateTimeFormatter LITERAL =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private static final String RANGE = "time >= $T0 AND time < $T1";
+
+  private static final Map<String, String[]> TEMPLATES = new LinkedHashMap<>();
+
+  static {
+    add(
+        "daily-stats",
+        "per tag and day: avg, min, max, count",
+        "SELECT tag, {bucket:1 day} AS day, avg(value) AS avg_value, min(value) AS min_value,"
+            + " max(value) AS max_value, count(*) AS n FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, day");
+    add(
+        "six-hourly-totals",
+        "per 6 h over all tags: sum, count",
+        "SELECT {bucket:6 hours} AS period, sum(value) AS total, count(*) AS n FROM {readings}"
+            + " WHERE "
+            + RANGE
+            + " GROUP BY period");
+    add(
+        "hourly-20-tags",
+        "per hour for 20 named tags: avg, min, max",
+        "SELECT tag, {bucket:1 hour} AS hour, avg(value) AS avg_value, min(value) AS min_value,"
+            + " max(value) AS max_value FROM {readings} WHERE "
+            + RANGE
+            + " AND tag IN ($TAGS20) GROUP BY tag, hour");
+    add(
+        "line-daily",
+        "daily statistics for the tags of line " + LINE,
+        "SELECT tag, {bucket:1 day} AS day, avg(value) AS avg_value, min(value) AS min_value,"
+            + " max(value) AS max_value, count(*) AS n FROM {readings}"
+            + " WHERE tag IN (SELECT tag FROM {tags} WHERE line = '"
+            + LINE
+            + "') GROUP BY tag, day");
+    add(
+        "range-stats",
+        "per tag over the whole range, no bucket: avg, min, max, count",
+        "SELECT tag, avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+            + " count(*) AS n FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag");
+    add(
+        "day-stats",
+        "per tag over $DAY, no bucket: avg, min, max, count",
+        "SELECT tag, avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+            + " count(*) AS n FROM {readings} WHERE time >= $DAY AND time < $DAY_END GROUP BY tag");
+    add(
+        "twa-daily",
+        "per tag and day: linear time-weighted mean",
+        "SELECT tag, make_timestamptz(day * 86400000000) AS day,"
+            + " sum((value + next_value) / 2 * (next_us - us)) / nullif(sum(next_us - us), 0)"
+            + " AS twa FROM (SELECT tag, day, us, value,"
+            + " lead(us) OVER (PARTITION BY tag, day ORDER BY us) AS next_us,"
+            + " lead(value) OVER (PARTITION BY tag, day ORDER BY us) AS next_value"
+            + " FROM (SELECT tag, value, epoch_us(time) AS us, epoch_us(time) // 86400000000 AS day"
+            + " FROM {readings} WHERE "
+            + RANGE
+            + ")) WHERE next_us IS NOT NULL GROUP BY tag, day");
+    add(
+        "gaps",
+        "per tag: number and total seconds of gaps longer than 300 s",
+        "SELECT tag, sum(CASE WHEN gap_us > 300000000 THEN 1 ELSE 0 END) AS gaps,"
+            + " sum(CASE WHEN gap_us > 300000000 THEN gap_us ELSE 0 END) / 1e6 AS gap_seconds"
+            + " FROM (SELECT tag, epoch_us(time) - lag(epoch_us(time))"
+            + " OVER (PARTITION BY tag ORDER BY time) AS gap_us FROM {readings} WHERE "
+            + RANGE
+            + ") GROUP BY tag");
+    add(
+        "m4-hourly",
+        "per tag and hour: first, min, max, last",
+        "SELECT tag, {bucket:1 hour} AS hour, {first}(value ORDER BY time) AS first_v,"
+            + " min(value) AS min_v, max(value) AS max_v, {last}(value ORDER BY time) AS last_v"
+            + " FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, hour");
+    add(
+        "latest",
+        "the newest reading of every tag",
+        "SELECT tag, max(time) AS time, arg_max(value, time) AS value,"
+            + " arg_max(quality, time) AS quality FROM {readings} GROUP BY tag");
+    add(
+        "point-range",
+        "one tag, one hour of raw readings",
+        "SELECT time, value, quality FROM {readings} WHERE tag = '$TAG'"
+            + " AND time >= $HOUR AND time < $HOUR_END ORDER BY time");
+    add(
+        "newest-100",
+        "one tag, the newest 100 readings",
+        "SELECT time, value, quality FROM {readings} WHERE tag = '$TAG'"
+            + " ORDER BY time DESC LIMIT 100");
+    add(
+        "above-limit",
+        "per tag and day: seconds above the tag's high limit",
+        "SELECT tag, make_timestamptz(day * 86400000000) AS day,"
+            + " sum(CASE WHEN value > high AND next_us - us <= 300000000 THEN next_us - us"
+            + " ELSE 0 END) / 1e6 AS seconds_above"
+            + " FROM (SELECT r.tag AS tag, epoch_us(r.time) // 86400000000 AS day,"
+            + " epoch_us(r.time) AS us, r.value AS value, t.high AS high,"
+            + " lead(epoch_us(r.time)) OVER (PARTITION BY r.tag ORDER BY r.time) AS next_us"
+            + " FROM {readings} r JOIN {tags} t ON r.tag = t.tag"
+            + " WHERE r.time >= $T0 AND r.time < $T1) GROUP BY tag, day");
+  }
+
+  private BenchmarkQueries() {}
+
+  private static void add(String name, String description, String template) {
+    TEMPLATES.put(name, new String[] {description, template});
+  }
+
+  /** Every query name, in report order. */
+  static List<String> names() {
+    return List.copyOf(TEMPLATES.keySet());
+  }
+
+  /**
+   * The queries named {@code selected} (every query when empty), in report order, over the data of
+   * {@code scale} between {@code t0} and {@code t1}.
+   *
+   * @throws TimelakeException if a name is unknown
+   */
+  static List<BenchmarkQuery> of(Scale scale, Instant t0, Instant t1, Set<String> selected) {
+    for (String name : selected) {
+      if (!TEMPLATES.containsKey(name)) {
+        throw TimelakeException.validation(
+            "Unknown query '%s' (queries: %s)", name, String.join(", ", names()));
+      }
+    }
+    long days = Math.max(1, Duration.between(t0, t1).toDays());
+    Instant day = t0.plus(Duration.ofDays(days / 2));
+    Instant dayEnd = day.plus(Duration.ofDays(1)).isAfter(t1) ? t1 : day.plus(Duration.ofDays(1));
+    Instant hour =
+        day.plus(Duration.ofHours(10)).isBefore(t1) ? day.plus(Duration.ofHours(10)) : day;
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put("$TAGS20", twentyTags(scale));
+    values.put("$TAG", tagName(scale, 0));
+    values.put("$T0", literal(t0));
+    values.put("$T1", literal(t1));
+    values.put("$DAY_END", literal(dayEnd));
+    values.put("$DAY", literal(day));
+    values.put("$HOUR_END", literal(hour.plus(Duration.ofHours(1))));
+    values.put("$HOUR", literal(hour));
+    List<BenchmarkQuery> queries = new ArrayList<>();
+    TEMPLATES.forEach(
+        (name, parts) -> {
+          if (selected.isEmpty() || selected.contains(name)) {
+            String template = parts[1];
+            String description = parts[0];
+            for (Map.Entry<String, String> value : values.entrySet()) {
+              template = template.replace(value.getKey(), value.getValue());
+              description = description.replace(value.getKey(), value.getValue());
+            }
+            queries.add(new BenchmarkQuery(name, description, template));
+          }
+        });
+    return queries;
+  }
+
+  /** {@code TIMESTAMPTZ '2026-01-16 00:00:00+00'}. */
+  static String literal(Instant instant) {
+    return "TIMESTAMPTZ '" + LITERAL.format(instant) + "+00'";
+  }
+
+  /** Twenty tags spread evenly over the plant, quoted and comma-separated. */
+  private static String twentyTags(Scale scale) {
+    int count = Math.min(20, scale.tags());
+    List<String> tags = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      tags.add("'" + tagName(scale, i * scale.tags() / count) + "'");
+    }
+    return tags.stream().collect(Collectors.joining(", "));
+  }
+
+  /** The name of tag {@code index}, as the generator names it ({@code L03-M07-T2}). */
+  static String tagName(Scale scale, int index) {
+    int perLine = scale.tagsPerMachine() * scale.machinesPerLine();
+    return String.format(
+        Locale.ROOT,
+        "L%02d-M%02d-T%d",
+        index / perLine + 1,
+        index / scale.tagsPerMachine() % scale.machinesPerLine() + 1,
+        index % scale.tagsPerMachine() + 1);
+  }
+}

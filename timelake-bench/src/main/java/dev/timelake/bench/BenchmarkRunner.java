@@ -1,0 +1,282 @@
+package dev.timelake.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.Table;
+import dev.timelake.TableInfo;
+import dev.timelake.TimelakeException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Runs the IIoT benchmark ({@code BENCHMARK.md}) on the plant in a warehouse, generating it first
+ * when {@code iiot.readings} is missing. Every query runs in every {@link Configuration}, side by
+ * side in one run: Timelake with routing off, Timelake with rollups and routing on, plain DuckDB
+ * over the same data files, and DuckDB removing copies with {@code QUALIFY}.
+ *
+ * <pre>{@code
+ * BenchmarkReport report = BenchmarkRunner.builder()
+ *     .scale(Scale.MINI)
+ *     .runs(3)
+ *     .progress(System.err::println)
+ *     .build()
+ *     .run(Path.of("warehouse"));
+ * report.write(Path.of("bench-results/mini"));
+ * }</pre>
+ *
+ * <p>The run, in order: generate if needed (the bulk load rate); create the rollups (timed); every
+ * query, a warm-up pass then the timed passes, answers compared; one more hourly append; refresh of
+ * the rollups; {@code maintain}; {@code daily-stats} and {@code gaps} again on the maintained
+ * table, to show what removing copies costs once files no longer overlap.
+ *
+ * <p>A benchmark is a program: tests run it at the tiny scale for its answers, never its times. Not
+ * thread-safe; one run at a time per warehouse.
+ */
+public final class BenchmarkRunner {
+  /** The queries measured again after maintenance. */
+  static final List<String> AFTER_MAINTENANCE = List.of("daily-stats", "gaps");
+
+  private final Scale scale;
+  private final long seed;
+  private final int hours;
+  private final int runs;
+  private final boolean warmUp;
+  private final Set<String> queries;
+  private final Consumer<String> progress;
+
+  private BenchmarkRunner(Builder builder) {
+    this.scale = builder.scale;
+    this.seed = builder.seed;
+    this.hours = builder.hours;
+    this.runs = builder.runs;
+    this.warmUp = builder.warmUp;
+    this.queries = Set.copyOf(builder.queries);
+    this.progress = builder.progress;
+  }
+
+  /** Starts a runner: tiny scale, seed 42, 3 runs after a warm-up, every query. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Every query name, in report order. */
+  public static List<String> queryNames() {
+    return BenchmarkQueries.names();
+  }
+
+  /**
+   * Runs the benchmark on the lake in {@code warehouse}.
+   *
+   * @throws TimelakeException if the lake holds another plant, a query name is unknown, or
+   *     generating or reading the data fails
+   */
+  public BenchmarkReport run(Path warehouse) {
+    requireNonNull(warehouse, "warehouse is null");
+    Instant started = Instant.now();
+    try (Lake lake = Lake.open(warehouse)) {
+      OperationFigure load = ensureData(lake, warehouse);
+      checkPlant(lake);
+      Instant[] span = span(lake);
+      List<BenchmarkQuery> selected = BenchmarkQueries.of(scale, span[0], span[1], queries);
+      List<OperationFigure> operations = new ArrayList<>();
+      operations.add(load);
+      LakeOperations lakeOperations = new LakeOperations(lake);
+      progress.accept("creating rollups");
+      operations.addAll(lakeOperations.createRollups());
+      String data = describe(lake);
+      List<QueryFigures> asLoaded = measure(lake, warehouse, selected);
+      progress.accept("appending one more hour");
+      int nextHour = (int) Duration.between(PlantSql.START, span[1]).toHours();
+      operations.add(lakeOperations.appendHour(scale, recordedSeed(warehouse), nextHour));
+      progress.accept("refreshing rollups");
+      operations.addAll(lakeOperations.refreshRollups());
+      progress.accept("maintaining");
+      operations.add(lakeOperations.maintain());
+      List<BenchmarkQuery> again =
+          selected.stream().filter(q -> AFTER_MAINTENANCE.contains(q.name())).toList();
+      List<QueryFigures> afterMaintenance = measure(lake, warehouse, again);
+      return new BenchmarkReport(
+          scale,
+          Machine.describe(),
+          started,
+          runs,
+          warmUp,
+          data,
+          asLoaded,
+          afterMaintenance,
+          operations);
+    }
+  }
+
+  private OperationFigure ensureData(Lake lake, Path warehouse) {
+    String name = "bulk load (generation)";
+    if (lake.findTable(IiotGenerator.READINGS).isEmpty()) {
+      IiotGenerator.Builder builder = IiotGenerator.builder().scale(scale).seed(seed);
+      if (hours > 0) {
+        builder.hours(hours);
+      }
+      IiotGenerator generator = builder.progress(progress).build();
+      GenerationResult result = generator.generate(lake);
+      new GenerationRecord(scale, seed, generator.hours(), result).write(warehouse);
+      return loadFigure(name + ", this run", result);
+    }
+    return GenerationRecord.read(warehouse)
+        .filter(record -> record.scale() == scale)
+        .map(record -> loadFigure(name + ", earlier run", record.result()))
+        .orElse(
+            OperationFigure.notMeasured(
+                name, "not measured: the lake was generated without a generation record"));
+  }
+
+  private static OperationFigure loadFigure(String name, GenerationResult result) {
+    return OperationFigure.measured(
+        name,
+        result.elapsed(),
+        String.format(
+            Locale.ROOT,
+            "%,d readings in %d hourly appends, %,.0f readings/s",
+            result.readings(),
+            result.hoursAppended(),
+            result.readingsPerSecond()));
+  }
+
+  private long recordedSeed(Path warehouse) {
+    return GenerationRecord.read(warehouse).map(GenerationRecord::seed).orElse(seed);
+  }
+
+  private void checkPlant(Lake lake) {
+    long tags = lake.table(IiotGenerator.TAGS).info().rows();
+    if (tags != scale.tags()) {
+      throw TimelakeException.validation(
+          "Cannot benchmark the %s plant in %s: %s holds %d tags, the plant has %d",
+          scale.label(), lake.description(), IiotGenerator.TAGS, tags, scale.tags());
+    }
+  }
+
+  /** The first and the end (exclusive) hour of the readings: {@code $T0} and {@code $T1}. */
+  private static Instant[] span(Lake lake) {
+    try (Session session = lake.newSession().set("read-dedup", "false");
+        QueryResult result = session.sql("SELECT min(time), max(time) FROM iiot.readings")) {
+      if (!result.next() || result.value(0) == null) {
+        throw TimelakeException.validation("Cannot benchmark: iiot.readings holds no readings");
+      }
+      Instant first = ((OffsetDateTime) result.value(0)).toInstant();
+      Instant last = ((OffsetDateTime) result.value(1)).toInstant();
+      return new Instant[] {
+        first.truncatedTo(ChronoUnit.HOURS), last.truncatedTo(ChronoUnit.HOURS).plusSeconds(3600)
+      };
+    }
+  }
+
+  private static String describe(Lake lake) {
+    TableInfo info = lake.table(IiotGenerator.READINGS).info();
+    return String.format(
+        Locale.ROOT,
+        "iiot.readings: %,d rows (copies included) in %,d files, %,d partitions",
+        info.rows(),
+        info.files(),
+        info.partitions().size());
+  }
+
+  private List<QueryFigures> measure(Lake lake, Path warehouse, List<BenchmarkQuery> selected) {
+    if (selected.isEmpty()) {
+      return List.of();
+    }
+    Table readings = lake.table(IiotGenerator.READINGS);
+    DataFiles readingFiles = DataFiles.of(warehouse, readings);
+    DataFiles tagFiles = DataFiles.of(warehouse, lake.table(IiotGenerator.TAGS));
+    List<QueryTarget> targets = new ArrayList<>();
+    try {
+      targets.add(TimelakeTarget.unrouted(lake));
+      targets.add(TimelakeTarget.routed(lake));
+      targets.add(DuckdbTarget.plain(readingFiles, tagFiles));
+      targets.add(DuckdbTarget.qualified(readingFiles, tagFiles));
+      return new QueryPhase(targets, warmUp, runs, progress).run(selected);
+    } finally {
+      targets.forEach(QueryTarget::close);
+    }
+  }
+
+  /** Builds a {@link BenchmarkRunner}. */
+  public static final class Builder {
+    private Scale scale = Scale.TINY;
+    private long seed = 42;
+    private int hours;
+    private int runs = 3;
+    private boolean warmUp = true;
+    private final Set<String> queries = new LinkedHashSet<>();
+    private Consumer<String> progress = message -> {};
+
+    private Builder() {}
+
+    public Builder scale(Scale scale) {
+      this.scale = requireNonNull(scale, "scale is null");
+      return this;
+    }
+
+    /** The seed used when the plant has to be generated. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Generates only the first {@code hours} hours when the plant has to be generated. */
+    public Builder hours(int hours) {
+      if (hours < 1) {
+        throw TimelakeException.validation("Invalid hours %d: expected at least 1", hours);
+      }
+      this.hours = hours;
+      return this;
+    }
+
+    /** Timed runs of each query in each configuration (default 3). */
+    public Builder runs(int runs) {
+      if (runs < 1) {
+        throw TimelakeException.validation("Invalid runs %d: expected at least 1", runs);
+      }
+      this.runs = runs;
+      return this;
+    }
+
+    /** Skips the warm-up pass: the first run is timed too (for smoke tests). */
+    public Builder withoutWarmUp() {
+      this.warmUp = false;
+      return this;
+    }
+
+    /** Runs only these queries (default: all); names as in {@link #queryNames()}. */
+    public Builder queries(List<String> names) {
+      for (String name : names) {
+        if (!BenchmarkQueries.names().contains(name)) {
+          throw TimelakeException.validation(
+              "Unknown query '%s' (queries: %s)", name, String.join(", ", queryNames()));
+        }
+      }
+      queries.clear();
+      queries.addAll(names);
+      return this;
+    }
+
+    /** Receives progress messages such as {@code run 2/3: daily-stats}. */
+    public Builder progress(Consumer<String> listener) {
+      this.progress = requireNonNull(listener, "listener is null");
+      return this;
+    }
+
+    public BenchmarkRunner build() {
+      return new BenchmarkRunner(this);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.timelake.bench;
+
+/** A way of running the benchmark's queries; each query runs in every one, side by side. */
+public enum Configuration {
+  /** A Timelake session: copies removed on read, rollup routing off. */
+  TIMELAKE("timelake"),
+  /** A Timelake session with rollups present and routing on. */
+  TIMELAKE_ROUTED("timelake-routed"),
+  /** Plain DuckDB over the same data files, copies included: the engine's floor. */
+  DUCKDB("duckdb"),
+  /** Plain DuckDB removing copies with {@code QUALIFY row_number() … = 1}. */
+  DUCKDB_QUALIFY("duckdb-qualify");
+
+  private final String label;
+
+  Configuration(String label) {
+    this.label = label;
+  }
+
+  /** The name used in reports. */
+  public String label() {
+    return label;
+  }
+
+  /** True when this configuration removes copies, so its answers must equal Timelake's. */
+  public boolean removesCopies() {
+    return this != DUCKDB;
+  }
+}

@@ -1,0 +1,177 @@
+package dev.timelake.bench;
+
+import dev.timelake.AppendResult;
+import dev.timelake.Lake;
+import dev.timelake.MaintenanceReport;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.Table;
+import dev.timelake.TimelakeException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The loading and maintenance figures: creating and refreshing the rollups, one more hourly append,
+ * maintenance. Each operation is timed; one the lake rejects is reported as not supported yet, with
+ * the lake's message, and the run goes on.
+ */
+final class LakeOperations {
+  /** The rollups the routed configuration uses, by bucket width. */
+  static final String MINUTE_ROLLUP = "iiot.readings_1m";
+
+  static final String HOURLY_ROLLUP = "iiot.readings_1h";
+  static final String DAILY_ROLLUP = "iiot.readings_1d";
+
+  private static final String STATISTICS =
+      "avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+          + " sum(value) AS sum_value, count(*) AS n";
+
+  private static final String APPEND = "hourly append (one more hour)";
+
+  private static final DateTimeFormatter HOUR_LABEL =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private final Lake lake;
+
+  LakeOperations(Lake lake) {
+    this.lake = lake;
+  }
+
+  /**
+   * Creates the 1-minute, hourly and daily rollups, timing each; the daily one twice, without and
+   * with the 1-minute rollup present. Rollups left by an earlier run are dropped first. Inline
+   * refresh is off, so that the append measured later is only an append and the refresh is measured
+   * on its own.
+   */
+  List<OperationFigure> createRollups() {
+    for (String rollup : List.of(DAILY_ROLLUP, HOURLY_ROLLUP, MINUTE_ROLLUP)) {
+      sql("DROP MATERIALIZED ROLLUP IF EXISTS " + rollup);
+    }
+    OperationFigure dailyAlone =
+        timed(
+            "create daily rollup (no 1-minute rollup present)",
+            () -> create(DAILY_ROLLUP, "1 day", ""));
+    OperationFigure minute =
+        timed("create 1-minute rollup", () -> create(MINUTE_ROLLUP, "1 minute", ""));
+    if (dailyAlone.took().isPresent()) {
+      sql("DROP MATERIALIZED ROLLUP IF EXISTS " + DAILY_ROLLUP);
+    }
+    OperationFigure dailyWithMinute =
+        timed(
+            "create daily rollup (1-minute rollup present)",
+            () -> create(DAILY_ROLLUP, "1 day", ""));
+    OperationFigure hourly =
+        timed(
+            "create hourly rollup (with first and last for M4)",
+            () ->
+                create(
+                    HOURLY_ROLLUP,
+                    "1 hour",
+                    ", first_value(value ORDER BY time) AS first_v,"
+                        + " last_value(value ORDER BY time) AS last_v"));
+    return List.of(dailyAlone, minute, dailyWithMinute, hourly);
+  }
+
+  /** Appends hour {@code hour} of the plant (counted from its start), as the gateway would. */
+  OperationFigure appendHour(Scale scale, long seed, int hour) {
+    Instant start = PlantSql.START.plus(Duration.ofHours(hour));
+    String sql = new PlantSql(scale, seed, hour + 1).readingsQuery(hour, hour + 1);
+    Table readings = lake.table(IiotGenerator.READINGS);
+    long started = System.nanoTime();
+    AppendResult result =
+        readings
+            .newAppend()
+            .batchId("hour-" + HOUR_LABEL.format(start))
+            .fromQuery(sql)
+            .clock(Clock.fixed(start.plus(Duration.ofHours(1)), ZoneOffset.UTC))
+            .commit();
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    if (result.outcome() != AppendResult.Outcome.COMMITTED) {
+      return OperationFigure.notMeasured(
+          APPEND,
+          "not measured: the append of " + HOUR_LABEL.format(start) + " was " + result.outcome());
+    }
+    return OperationFigure.measured(
+        APPEND,
+        took,
+        String.format(
+            Locale.ROOT,
+            "%,d readings of %s, %d files%s",
+            result.rows(),
+            HOUR_LABEL.format(start),
+            result.files(),
+            result.maintenance().filter(m -> !m.isNoop()).isPresent()
+                ? ", inline maintenance included"
+                : ""));
+  }
+
+  /** Refreshes each rollup after the append, the 1-minute one first. */
+  List<OperationFigure> refreshRollups() {
+    return List.of(
+        timed("refresh 1-minute rollup after one hourly append", () -> refresh(MINUTE_ROLLUP)),
+        timed("refresh hourly rollup after one hourly append", () -> refresh(HOURLY_ROLLUP)),
+        timed("refresh daily rollup after one hourly append", () -> refresh(DAILY_ROLLUP)));
+  }
+
+  /** Runs full maintenance on the readings. */
+  OperationFigure maintain() {
+    try {
+      MaintenanceReport report = lake.table(IiotGenerator.READINGS).newMaintenance().run();
+      return OperationFigure.measured(
+          "maintain after the load",
+          report.took(),
+          String.format(
+              Locale.ROOT,
+              "files %d -> %d, %d partitions rewritten, %d snapshots expired",
+              report.filesBefore(),
+              report.filesAfter(),
+              report.partitionsRewritten(),
+              report.snapshotsExpired()));
+    } catch (TimelakeException e) {
+      return OperationFigure.notMeasured("maintain after the load", notSupported(e));
+    }
+  }
+
+  private String create(String name, String width, String extraAggregates) {
+    return sql(
+        "CREATE MATERIALIZED ROLLUP "
+            + name
+            + " AS SELECT tag, time_bucket(INTERVAL '"
+            + width
+            + "', time) AS bucket, "
+            + STATISTICS
+            + extraAggregates
+            + " FROM iiot.readings GROUP BY tag, bucket WITH (refresh_interval = 'off')");
+  }
+
+  private String refresh(String name) {
+    return sql("REFRESH MATERIALIZED ROLLUP " + name);
+  }
+
+  private String sql(String statement) {
+    try (Session session = lake.newSession();
+        QueryResult result = session.sql(statement)) {
+      return result.message();
+    }
+  }
+
+  private static OperationFigure timed(String name, Supplier<String> operation) {
+    long started = System.nanoTime();
+    try {
+      String message = operation.get();
+      return OperationFigure.measured(name, Duration.ofNanos(System.nanoTime() - started), message);
+    } catch (TimelakeException e) {
+      return OperationFigure.notMeasured(name, notSupported(e));
+    }
+  }
+
+  private static String notSupported(TimelakeException e) {
+    return "not supported yet: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+  }
+}

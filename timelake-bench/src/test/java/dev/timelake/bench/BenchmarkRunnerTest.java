@@ -1,0 +1,134 @@
+package dev.timelake.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A smoke run of the benchmark on 12 hours of the tiny plant: every query once in every
+ * configuration, no warm-up. It checks that each query runs and that the configurations that remove
+ * copies give Timelake's answers; times are never asserted (a benchmark is a program).
+ */
+class BenchmarkRunnerTest {
+  @TempDir static Path warehouse;
+  private static BenchmarkReport report;
+
+  @BeforeAll
+  static void runOnce() {
+    report =
+        BenchmarkRunner.builder()
+            .scale(Scale.TINY)
+            .hours(12)
+            .runs(1)
+            .withoutWarmUp()
+            .build()
+            .run(warehouse.resolve("lake"));
+  }
+
+  @Test
+  void runsEveryQueryInEveryConfiguration() {
+    assertThat(report.queries())
+        .extracting(QueryFigures::query)
+        .containsExactlyElementsOf(BenchmarkRunner.queryNames());
+    for (QueryFigures query : report.queries()) {
+      assertThat(query.configurations())
+          .extracting(ConfigurationFigures::configuration)
+          .containsExactly(Configuration.values());
+      for (ConfigurationFigures figures : query.configurations()) {
+        assertThat(figures.failure())
+            .as(query.query() + " in " + figures.configuration())
+            .isEmpty();
+        assertThat(figures.runs()).hasSize(1);
+        assertThat(figures.rows()).as(query.query()).isPositive();
+      }
+    }
+  }
+
+  @Test
+  void timelakeRoutedAndQualifyGiveTheSameAnswers() {
+    for (QueryFigures query : report.queries()) {
+      assertThat(query.answersAgree()).as(query.query() + ": " + query.configurations()).isTrue();
+    }
+    assertThat(report.afterMaintenance())
+        .extracting(QueryFigures::query)
+        .containsExactlyElementsOf(BenchmarkRunner.AFTER_MAINTENANCE);
+    assertThat(report.answersAgree()).isTrue();
+  }
+
+  @Test
+  void plainDuckdbSeesTheCopies() {
+    QueryFigures daily = query("daily-stats");
+    ConfigurationFigures plain = daily.of(Configuration.DUCKDB).orElseThrow();
+    ConfigurationFigures timelake = daily.of(Configuration.TIMELAKE).orElseThrow();
+    assertThat(plain.difference()).isPresent();
+    assertThat(plain.checksum()).isGreaterThan(timelake.checksum());
+  }
+
+  @Test
+  void routesTheHourlyQueriesToTheHourlyRollup() {
+    assertThat(query("hourly-20-tags").routed()).isTrue();
+    assertThat(query("m4-hourly").routed()).isTrue();
+    assertThat(query("range-stats").routed()).isFalse();
+    assertThat(query("twa-daily").routed()).isFalse();
+  }
+
+  @Test
+  void reportsTheLoadingAndMaintenanceFigures() {
+    assertThat(report.operations())
+        .extracting(OperationFigure::name)
+        .contains(
+            "bulk load (generation), this run",
+            "create 1-minute rollup",
+            "create daily rollup (no 1-minute rollup present)",
+            "create daily rollup (1-minute rollup present)",
+            "hourly append (one more hour)",
+            "refresh 1-minute rollup after one hourly append",
+            "maintain after the load");
+    assertThat(report.operations())
+        .allSatisfy(o -> assertThat(o.took()).as(o.name() + ": " + o.detail()).isPresent());
+  }
+
+  @Test
+  void writesMarkdownJsonAndSvg(@TempDir Path results) throws Exception {
+    report.write(results);
+
+    String markdown = Files.readString(results.resolve(BenchmarkReport.MARKDOWN_FILE));
+    for (String name : BenchmarkRunner.queryNames()) {
+      assertThat(markdown).contains("| " + name + " |");
+    }
+    JsonNode json =
+        new ObjectMapper().readTree(results.resolve(BenchmarkReport.JSON_FILE).toFile());
+    assertThat(json.get("queries")).hasSize(BenchmarkRunner.queryNames().size());
+    assertThat(json.get("queries").get(0).get("configurations")).hasSize(4);
+    byte[] svg = Files.readAllBytes(results.resolve(BenchmarkReport.SVG_FILE));
+    assertThat(
+            DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(new ByteArrayInputStream(svg))
+                .getDocumentElement()
+                .getTagName())
+        .isEqualTo("svg");
+    assertThat(new String(svg, StandardCharsets.UTF_8)).contains(">hourly-20-tags (r)<");
+  }
+
+  @Test
+  void rejectsUnknownQueryNamingTheKnownOnes() {
+    assertThatThrownBy(() -> BenchmarkRunner.builder().queries(List.of("daily-stats", "nope")))
+        .hasMessageStartingWith("Unknown query 'nope' (queries: daily-stats, six-hourly-totals,");
+  }
+
+  private static QueryFigures query(String name) {
+    return report.queries().stream().filter(q -> q.query().equals(name)).findFirst().orElseThrow();
+  }
+}

@@ -1,0 +1,111 @@
+package dev.timelake.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.cli.CliRunner.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code timelake bench generate} and {@code bench run} on a few hours of the tiny plant. */
+class BenchCommandTest {
+  @TempDir Path directory;
+
+  @Test
+  void helpListsTheSubcommandsWithExamples() {
+    Run bench = CliRunner.runWithoutWarehouse("", Map.of(), "bench", "--help");
+    assertThat(bench.status()).isZero();
+    assertThat(bench.out())
+        .containsPattern("\\n  generate +[A-Z]")
+        .containsPattern("\\n  run +[A-Z]")
+        .contains("  timelake --warehouse ./bench-mini bench generate --scale mini");
+    for (String command : new String[] {"generate", "run"}) {
+      Run run = CliRunner.runWithoutWarehouse("", Map.of(), "bench", command, "--help");
+      assertThat(run.status()).isZero();
+      assertThat(run.out())
+          .contains("Usage: timelake bench " + command)
+          .contains("  timelake --warehouse ./bench-mini bench " + command + " --scale mini");
+    }
+  }
+
+  @Test
+  void generatesThePlantThenRunsTheChosenQueries() throws Exception {
+    Path warehouse = directory.resolve("lake");
+    CliRunner cli = new CliRunner(warehouse);
+
+    Run generate = cli.run("bench", "generate", "--scale", "tiny", "--hours", "3");
+    assertThat(generate.status()).as(generate.err()).isZero();
+    assertThat(generate.out())
+        .startsWith("hour 3/3, ")
+        .contains("Generated the tiny plant (20 tags, 3 hours, seed 42) in warehouse ")
+        .contains(" in 3 hourly appends (0 already there), ")
+        .endsWith(" readings/s\n");
+    assertThat(warehouse.resolve("iiot-generation.properties")).isRegularFile();
+
+    Path results = directory.resolve("results");
+    Run run =
+        cli.run(
+            "bench",
+            "run",
+            "--scale",
+            "tiny",
+            "--queries",
+            "daily-stats,latest",
+            "--runs",
+            "1",
+            "--out",
+            results.toString());
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("| daily-stats | ")
+        .contains("| latest | ")
+        .doesNotContain("| gaps | 20 |")
+        .contains("| bulk load (generation), earlier run | ");
+    assertThat(run.err()).contains("Results written to " + results);
+    assertThat(Files.readString(results.resolve("results.md"))).isEqualTo(run.out());
+    assertThat(results.resolve("results.json")).isRegularFile();
+    assertThat(results.resolve("queries.svg")).isRegularFile();
+  }
+
+  @Test
+  void writesPlainParquetInsteadOfALake() {
+    Path parquet = directory.resolve("parquet");
+    Run run =
+        new CliRunner(directory.resolve("unused"))
+            .run(
+                "bench",
+                "generate",
+                "--scale",
+                "tiny",
+                "--hours",
+                "1",
+                "--plain-parquet",
+                parquet.toString());
+
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).contains("Wrote the tiny plant (20 tags, 1 hour, seed 42) to ");
+    assertThat(parquet.resolve("tags.parquet")).isRegularFile();
+    assertThat(parquet.resolve("readings-2026-01-01.parquet")).isRegularFile();
+    assertThat(directory.resolve("unused")).doesNotExist();
+  }
+
+  @Test
+  void rejectsAnUnknownQueryNamingTheKnownOnes() {
+    Run run =
+        new CliRunner(directory).run("bench", "run", "--scale", "tiny", "--queries", "fastest");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith("error: Unknown query 'fastest' (queries: daily-stats, six-hourly-totals,");
+  }
+
+  @Test
+  void rejectsAnUnknownScale() {
+    Run run = new CliRunner(directory).run("bench", "generate", "--scale", "huge");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo("error: Invalid scale 'huge' (expected tiny, mini, small)\n");
+  }
+}
