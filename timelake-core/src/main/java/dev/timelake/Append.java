@@ -5,10 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -165,14 +167,37 @@ public final class Append {
     return this;
   }
 
-  /** Writes and commits everything added; one Iceberg snapshot. */
+  /**
+   * Writes and commits everything added as one Iceberg snapshot, then runs inline maintenance of
+   * the table unless {@code auto-maintain} is off. A maintenance failure is reported in the result
+   * and never undoes the append.
+   */
   public AppendResult commit() {
     flushRows();
     List<AppendSource> all = List.copyOf(sources);
+    Instant now = clock.instant();
     try (EngineConnection connection = catalog.engine().connect()) {
-      return new AppendOperation(
-              table, connection, all, batchId, clock.instant(), "append", progress)
-          .run();
+      AppendOperation operation =
+          new AppendOperation(table, connection, all, batchId, now, operationName, progress);
+      AppendResult result = operation.run();
+      if (result.outcome() != AppendResult.Outcome.COMMITTED) {
+        return result;
+      }
+      try {
+        return result.withMaintenance(
+            InlineMaintenance.afterAppend(
+                catalog,
+                table.name(),
+                connection,
+                operation.touchedPartitions(),
+                callSettings,
+                now,
+                progress),
+            Optional.empty());
+      } catch (RuntimeException e) {
+        return result.withMaintenance(
+            Optional.empty(), Optional.of(e.getMessage() != null ? e.getMessage() : e.toString()));
+      }
     }
   }
 }

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBResultSet;
 
 /**
  * The result of one statement: a cursor over a query's rows (JDBC-style: {@link #next()} then
@@ -83,6 +86,20 @@ public final class QueryResult implements AutoCloseable {
       rows.add(row);
     }
     return rows;
+  }
+
+  /**
+   * The remaining rows as an Arrow stream, in batches of up to {@code batchRows} rows, allocated
+   * from {@code allocator}. The reader is valid until this result is closed; close the reader
+   * first.
+   */
+  public ArrowReader arrow(BufferAllocator allocator, long batchRows) {
+    try {
+      DuckDBResultSet duckdb = resultSet().unwrap(DuckDBResultSet.class);
+      return (ArrowReader) duckdb.arrowExportStream(allocator, batchRows);
+    } catch (SQLException e) {
+      throw new QueryFailedException("Cannot export the result as Arrow: " + e.getMessage(), e);
+    }
   }
 
   /** What a statement without rows reports, e.g. {@code Created table iot.readings}. */

@@ -15,14 +15,18 @@ import java.util.stream.Stream;
 public final class TestTables {
   private TestTables() {}
 
-  /** {@code (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)}, series key device, daily chunks. */
+  /**
+   * {@code (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)}, series key device, daily chunks, and
+   * inline maintenance off: tests built on it observe the files and copies appends leave.
+   */
   public static TableDefinition.Builder readings(String name) {
     return TableDefinition.builder(name)
         .column("device", ColumnType.VARCHAR)
         .column("time", ColumnType.TIMESTAMPTZ)
         .column("value", ColumnType.DOUBLE)
         .timeColumn("time")
-        .seriesKey("device");
+        .seriesKey("device")
+        .option("auto-maintain", "false");
   }
 
   /** Every row of a query run through a new session of {@code lake}. */

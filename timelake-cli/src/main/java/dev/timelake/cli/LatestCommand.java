@@ -5,6 +5,7 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TimelakeException;
+import dev.timelake.engine.SqlText;
 import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -46,7 +47,7 @@ final class LatestCommand extends LakeCommand {
   /** The query of the newest row per series, with every name quoted. */
   static String sql(Table table) {
     String time =
-        identifier(
+        SqlText.identifier(
             table
                 .timeColumn()
                 .orElseThrow(
@@ -57,15 +58,14 @@ final class LatestCommand extends LakeCommand {
                             table.name())));
     String from =
         "SELECT * FROM "
-            + identifier(table.name().namespace())
+            + SqlText.identifier(table.name().namespace())
             + "."
-            + identifier(table.name().name());
+            + SqlText.identifier(table.name().name());
     List<String> seriesKey = table.seriesKey();
     if (seriesKey.isEmpty()) {
       return from + " ORDER BY " + time + " DESC LIMIT 1";
     }
-    String key =
-        seriesKey.stream().map(LatestCommand::identifier).collect(Collectors.joining(", "));
+    String key = seriesKey.stream().map(SqlText::identifier).collect(Collectors.joining(", "));
     return from
         + " QUALIFY row_number() OVER (PARTITION BY "
         + key
@@ -73,10 +73,5 @@ final class LatestCommand extends LakeCommand {
         + time
         + " DESC) = 1 ORDER BY "
         + key;
-  }
-
-  /** A double-quoted SQL identifier, inner quotes doubled. */
-  static String identifier(String name) {
-    return '"' + name.replace("\"", "\"\"") + '"';
   }
 }

@@ -38,9 +38,9 @@ import picocli.CommandLine.TypeConversionException;
     versionProvider = Main.Version.class,
     sortOptions = false,
     description = "Timelake: an open time-series lakehouse (Apache Iceberg tables, DuckDB SQL).",
-    // Every subcommand, in the order `timelake --help` lists them. `demo` is added here when it
-    // exists.
+    // Every subcommand, in the order `timelake --help` lists them.
     subcommands = {
+      DemoCommand.class,
       CreateCommand.class,
       ImportCommand.class,
       SqlCommand.class,

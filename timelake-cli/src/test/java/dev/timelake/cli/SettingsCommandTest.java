@@ -42,6 +42,17 @@ class SettingsCommandTest {
   }
 
   @Test
+  void settingsDocumentationIsGeneratedFromTheRegistry() throws java.io.IOException {
+    Run run = CliRunner.runWithoutWarehouse("", Map.of(), "settings", "--format", "markdown");
+    java.nio.file.Path docs = java.nio.file.Path.of("..", "docs", "settings.md");
+
+    String documented = java.nio.file.Files.readString(docs);
+    assertThat(documented)
+        .as("docs/settings.md is stale: regenerate it with ./timelake settings --format markdown")
+        .endsWith(run.out());
+  }
+
+  @Test
   void printsOneJsonObjectPerSetting() {
     Run run = CliRunner.runWithoutWarehouse("", Map.of(), "settings", "--format", "json");
 

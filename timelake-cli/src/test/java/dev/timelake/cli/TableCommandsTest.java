@@ -308,6 +308,5 @@ class TableCommandsTest {
         .isEqualTo(
             "SELECT * FROM \"iot\".\"readings\" QUALIFY row_number() OVER (PARTITION BY \"tag\""
                 + " ORDER BY \"time\" DESC) = 1 ORDER BY \"tag\"");
-    assertThat(LatestCommand.identifier("a \"b\"")).isEqualTo("\"a \"\"b\"\"\"");
   }
 }

@@ -19,6 +19,8 @@ import net.sf.jsqlparser.statement.select.Select;
 public final class ConstantEvaluator {
   private final EngineConnection connection;
 
+  private final java.util.Map<String, Optional<Object>> cache = new java.util.HashMap<>();
+
   public ConstantEvaluator(EngineConnection connection) {
     this.connection = connection;
   }
@@ -78,9 +80,15 @@ public final class ConstantEvaluator {
   /** The value of {@code CAST(expression AS type)}, or empty if DuckDB cannot evaluate it. */
   public Optional<Object> evaluate(
       Expression expression, String wrapperPrefix, String wrapperSuffix) {
+    // Memoized per evaluator (one per statement): the same width or bound often appears in
+    // several clauses, and now() then has one value throughout the statement.
+    String sql = "SELECT " + wrapperPrefix + expression + wrapperSuffix;
+    return cache.computeIfAbsent(sql, this::run);
+  }
+
+  private Optional<Object> run(String sql) {
     try {
-      return Optional.ofNullable(
-          connection.scalar("SELECT " + wrapperPrefix + expression + wrapperSuffix));
+      return Optional.ofNullable(connection.scalar(sql));
     } catch (QueryFailedException e) {
       return Optional.empty();
     }
@@ -97,29 +105,22 @@ public final class ConstantEvaluator {
     if (!isConstant(width)) {
       return Optional.empty();
     }
-    // A year from 2001-01-01 and from 2001-02-01 is 365 days both times, so check months directly.
-    Optional<Object> months =
+    // One round trip: the months part (a year from 2001-01-01 and from 2001-02-01 is 365 days
+    // both times, so months are checked directly) and the length from two different days; the
+    // width is fixed only when there are no months and both lengths agree.
+    Optional<Object> packed =
         evaluate(
             width,
-            "(SELECT date_part('year', i) * 12 + date_part('month', i) FROM (SELECT CAST((",
+            "(SELECT CASE WHEN date_part('year', i) * 12 + date_part('month', i) = 0 AND"
+                + " epoch_us(TIMESTAMP '2001-01-01' + i) - epoch_us(TIMESTAMP '2001-01-01') ="
+                + " epoch_us(TIMESTAMP '2001-02-01' + i) - epoch_us(TIMESTAMP '2001-02-01') THEN"
+                + " epoch_us(TIMESTAMP '2001-01-01' + i) - epoch_us(TIMESTAMP '2001-01-01') END"
+                + " FROM (SELECT CAST((",
             ") AS INTERVAL) AS i))");
-    if (months.isEmpty() || ((Number) months.get()).longValue() != 0) {
+    if (packed.isEmpty()) {
       return Optional.empty();
     }
-    Optional<Object> january =
-        evaluate(
-            width,
-            "epoch_us(TIMESTAMP '2001-01-01' + CAST((",
-            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-01-01')");
-    Optional<Object> february =
-        evaluate(
-            width,
-            "epoch_us(TIMESTAMP '2001-02-01' + CAST((",
-            ") AS INTERVAL)) - epoch_us(TIMESTAMP '2001-02-01')");
-    if (january.isEmpty() || february.isEmpty() || !january.get().equals(february.get())) {
-      return Optional.empty();
-    }
-    long micros = ((Number) january.get()).longValue();
+    long micros = ((Number) packed.get()).longValue();
     return micros > 0 ? Optional.of(micros) : Optional.empty();
   }
 }

@@ -179,7 +179,7 @@ public final class MaintenancePlanner {
       boolean small = file.sizeBytes() < target * 3 / 4;
       int tier = tier(file.sizeBytes());
       if (!small || tier != runTier) {
-        addRun(rewrites, partition, label, run, runLength);
+        addRun(rewrites, partition, label, withoutTies(run, file), runLength);
         run = new ArrayList<>();
         runTier = small ? tier : -1;
       }
@@ -189,6 +189,19 @@ public final class MaintenancePlanner {
     }
     addRun(rewrites, partition, label, run, runLength);
     return rewrites;
+  }
+
+  /**
+   * The run less its trailing files that share a data sequence number with the file after it (the
+   * two files one append writes to a partition, or pieces of one compaction). The merged file takes
+   * the run's newest sequence number; tied with a file left out, neither would win.
+   */
+  private static List<PlannedFile> withoutTies(List<PlannedFile> run, PlannedFile next) {
+    int end = run.size();
+    while (end > 0 && run.get(end - 1).sequenceNumber() == next.sequenceNumber()) {
+      end--;
+    }
+    return run.subList(0, end);
   }
 
   private static void addRun(

@@ -1,7 +1,10 @@
 package dev.timelake.maintain;
 
 import dev.timelake.CommitFailedException;
+import dev.timelake.CommitStateUnknownException;
+import dev.timelake.ConflictException;
 import dev.timelake.MaintenanceReport;
+import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
@@ -16,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -76,7 +80,7 @@ public final class MaintenanceRunner {
   private int rewriteAndDrop(MaintenancePlan plan) {
     Table iceberg = table.iceberg();
     DataFileWriter writer = new DataFileWriter(connection, iceberg, table.contract());
-    Map<Rewrite, List<DataFile>> written = new HashMap<>();
+    Map<Rewrite, List<DataFile>> written = new LinkedHashMap<>();
     List<String> locations = new ArrayList<>();
     try {
       int done = 0;
@@ -95,6 +99,9 @@ public final class MaintenanceRunner {
       }
       commit(plan, written);
       return plan.rewrites().size();
+    } catch (CommitStateUnknownException e) {
+      // The commit may have succeeded: the written files may be live, so they stay.
+      throw e;
     } catch (RuntimeException e) {
       writer.deleteAll(locations, e);
       throw e;
@@ -153,6 +160,32 @@ public final class MaintenanceRunner {
   }
 
   private void commit(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {
+    try {
+      stage(plan, written).commitTransaction();
+    } catch (TimelakeException e) {
+      throw e;
+    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
+      throw new CommitStateUnknownException(
+          "Maintenance of "
+              + table.name()
+              + " may or may not have committed; its new data files were kept. Check the table's"
+              + " snapshots before running maintain again: "
+              + e.getMessage(),
+          e);
+    } catch (RuntimeException e) {
+      // Includes Iceberg's validation that the replaced files are still live.
+      throw new CommitFailedException(
+          "Cannot commit maintenance of "
+              + table.name()
+              + ": "
+              + e.getMessage()
+              + "; the table is unchanged, run maintain again",
+          e);
+    }
+  }
+
+  /** Retention and every rewrite as one transaction, not yet committed. */
+  private Transaction stage(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {
     Table iceberg = table.iceberg();
     Snapshot current = iceberg.currentSnapshot();
     Map<String, DataFile> live = liveDataFiles(iceberg);
@@ -176,23 +209,25 @@ public final class MaintenanceRunner {
               .newRewrite()
               .validateFromSnapshot(plan.snapshotId())
               .dataSequenceNumber(rewrite.sequenceNumber());
-      rewrite.files().forEach(file -> files.deleteFile(live.get(file.location())));
+      for (PlannedFile file : rewrite.files()) {
+        DataFile replaced = live.get(file.location());
+        if (replaced == null) {
+          throw new ConflictException(
+              "Cannot commit maintenance of "
+                  + table.name()
+                  + ": data file "
+                  + file.location()
+                  + " was replaced by a concurrent commit; the table is unchanged, run maintain"
+                  + " again");
+        }
+        files.deleteFile(replaced);
+      }
       entry.getValue().forEach(files::addFile);
       files.set(SnapshotSummaries.OPERATION, "compaction");
       carryForward(current, files::set);
       files.commit();
     }
-    try {
-      transaction.commitTransaction();
-    } catch (RuntimeException e) {
-      throw new CommitFailedException(
-          "Cannot commit maintenance of "
-              + table.name()
-              + ": "
-              + e.getMessage()
-              + "; the table is unchanged, run maintain again",
-          e);
-    }
+    return transaction;
   }
 
   private static Map<String, DataFile> liveDataFiles(Table iceberg) {

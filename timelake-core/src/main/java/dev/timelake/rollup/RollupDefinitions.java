@@ -6,7 +6,9 @@ import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
+import dev.timelake.engine.SyntaxNames;
 import dev.timelake.table.TableContract;
+import dev.timelake.table.TableOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.AllValue;
 import net.sf.jsqlparser.expression.Expression;
@@ -41,9 +41,6 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 public final class RollupDefinitions {
   private static final Set<String> AGGREGATES =
       Set.of("count", "sum", "min", "max", "avg", "first_value", "last_value");
-  private static final Pattern OPTION =
-      Pattern.compile(
-          "\\s*([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*=\\s*('(?:[^']|'')*'|[^,]+?)\\s*(?:,|$)");
 
   private RollupDefinitions() {}
 
@@ -53,7 +50,7 @@ public final class RollupDefinitions {
     TableName name = statement.name();
     PlainSelect select = parse(name, statement.select());
     Table from = singleTable(name, select);
-    TableName sourceName = tableName(from);
+    TableName sourceName = SyntaxNames.tableName(from);
     LoadedTable source = catalog.require(sourceName);
     TableContract raw = source.contract();
     String time =
@@ -72,13 +69,14 @@ public final class RollupDefinitions {
     long origin = 0;
     for (SelectItem<?> item : select.getSelectItems()) {
       Expression expression = item.getExpression();
-      String alias = item.getAlias() == null ? null : unquote(item.getAlias().getName());
+      String alias =
+          item.getAlias() == null ? null : SyntaxNames.unquote(item.getAlias().getName());
       if (expression instanceof AllColumns) {
         throw rejected(
             name, "select the grouping columns, the bucket and aggregates by name, not *");
       }
       if (expression instanceof net.sf.jsqlparser.schema.Column column) {
-        String key = keyColumn(name, raw, unquote(column.getColumnName()));
+        String key = keyColumn(name, raw, SyntaxNames.unquote(column.getColumnName()));
         keys.add(key);
         addOutput(name, outputs, alias == null ? key : alias, "column " + key);
       } else if (expression instanceof Function function && isBucket(function)) {
@@ -165,14 +163,6 @@ public final class RollupDefinitions {
     return table;
   }
 
-  private static TableName tableName(Table table) {
-    String schema = table.getSchemaName();
-    String tableName = unquote(table.getName());
-    return schema == null
-        ? new TableName(TableName.DEFAULT_NAMESPACE, tableName)
-        : new TableName(unquote(schema), tableName);
-  }
-
   private static String keyColumn(TableName name, TableContract raw, String column) {
     return raw.seriesKey().stream()
         .filter(k -> k.equalsIgnoreCase(column))
@@ -204,7 +194,7 @@ public final class RollupDefinitions {
           time);
     }
     if (!(parameters.get(1) instanceof net.sf.jsqlparser.schema.Column column)
-        || !unquote(column.getColumnName()).equalsIgnoreCase(time)) {
+        || !SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(time)) {
       throw rejected(name, "%s must bucket the time column %s", function, time);
     }
     long width =
@@ -250,7 +240,7 @@ public final class RollupDefinitions {
           || !(parameters.get(0) instanceof net.sf.jsqlparser.schema.Column argument)) {
         throw rejected(name, "aggregate %s must take one column of %s", function, raw.name());
       }
-      Column rawColumn = raw.column(unquote(argument.getColumnName()));
+      Column rawColumn = raw.column(SyntaxNames.unquote(argument.getColumnName()));
       column = Optional.of(rawColumn.name());
     }
     boolean ordered = functionName.equals("first_value") || functionName.equals("last_value");
@@ -259,7 +249,7 @@ public final class RollupDefinitions {
       if (order == null
           || order.size() != 1
           || !order.get(0).isAsc()
-          || !unquote(order.get(0).getExpression().toString()).equalsIgnoreCase(time)) {
+          || !SyntaxNames.unquote(order.get(0).getExpression().toString()).equalsIgnoreCase(time)) {
         throw rejected(
             name,
             "%s must be ordered by the time column: %s(x ORDER BY %s)",
@@ -290,8 +280,8 @@ public final class RollupDefinitions {
     for (SelectItem<?> item : select.getSelectItems()) {
       selected.add(
           item.getAlias() == null
-              ? unquote(item.getExpression().toString())
-              : unquote(item.getAlias().getName()));
+              ? SyntaxNames.unquote(item.getExpression().toString())
+              : SyntaxNames.unquote(item.getAlias().getName()));
     }
     for (Expression expression : expressions) {
       String group;
@@ -304,7 +294,7 @@ public final class RollupDefinitions {
       } else if (expression instanceof Function function && isBucket(function)) {
         group = bucketColumn;
       } else {
-        group = unquote(expression.toString());
+        group = SyntaxNames.unquote(expression.toString());
       }
       boolean isKey = keys.stream().anyMatch(k -> k.equalsIgnoreCase(group));
       if (!isKey && !group.equalsIgnoreCase(bucketColumn)) {
@@ -328,37 +318,12 @@ public final class RollupDefinitions {
   }
 
   private static Map<String, String> options(TableName name, String with) {
-    Map<String, String> options = new LinkedHashMap<>();
-    if (with.isBlank()) {
-      return options;
-    }
-    Matcher option = OPTION.matcher(with);
-    int position = 0;
-    while (position < with.length() && option.find(position) && option.start() == position) {
-      String value = option.group(2).trim();
-      if (value.startsWith("'") && value.endsWith("'") && value.length() >= 2) {
-        value = value.substring(1, value.length() - 1).replace("''", "'");
-      }
-      options.put(option.group(1), value);
-      position = option.end();
-    }
-    if (!with.substring(position).isBlank()) {
+    try {
+      return TableOptions.parse(with);
+    } catch (IllegalArgumentException e) {
       throw rejected(
-          name,
-          "cannot read option '%s' in WITH (expected key = 'value')",
-          with.substring(position).trim());
+          name, "cannot read option '%s' in WITH (expected key = 'value')", e.getMessage());
     }
-    return options;
-  }
-
-  static String unquote(String identifier) {
-    if (identifier != null
-        && identifier.length() >= 2
-        && identifier.startsWith("\"")
-        && identifier.endsWith("\"")) {
-      return identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"");
-    }
-    return identifier;
   }
 
   private static String firstLine(String message) {

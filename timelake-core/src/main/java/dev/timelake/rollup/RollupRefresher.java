@@ -37,6 +37,9 @@ public final class RollupRefresher {
   /** Changed ranges are recomputed in windows of at most this many µs (7 days). */
   static final long MAX_WINDOW_MICROS = 7 * 86_400_000_000L;
 
+  /** A changed file spanning more buckets than this has its buckets read from its rows. */
+  static final long WIDE_FILE_BUCKETS = 64;
+
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final Consumer<String> progress;
@@ -71,7 +74,7 @@ public final class RollupRefresher {
               + rollup.sourceSnapshot()
               + "; rebuilding");
     }
-    List<long[]> ranges = changedRanges(rollup, raw, recordedSequence);
+    List<long[]> ranges = exactChangedRanges(rollup, raw, recordedSequence);
     Map<String, String> record =
         Map.of(
             SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, Long.toString(rawSnapshot.snapshotId()),
@@ -134,6 +137,40 @@ public final class RollupRefresher {
       }
     }
     return windows(merge(ranges), rollup.widthMicros());
+  }
+
+  /**
+   * Like {@link #changedRanges}, but a changed file spanning more than {@link #WIDE_FILE_BUCKETS}
+   * buckets (the late file of an hourly append holds readings of the last two days) contributes
+   * only the buckets its rows fall in, read from its time column, so one append's late readings do
+   * not recompute two days of buckets.
+   */
+  private List<long[]> exactChangedRanges(Rollup rollup, LoadedTable raw, long recordedSequence) {
+    long width = rollup.widthMicros();
+    long origin = rollup.originMicros();
+    String time = SqlText.identifier(raw.contract().timeColumn().orElseThrow());
+    List<long[]> ranges = new ArrayList<>();
+    for (PlannedFile file : ScanPlanner.liveFiles(raw)) {
+      if (file.sequenceNumber() <= recordedSequence) {
+        continue;
+      }
+      long start = RollupBuckets.floor(file.minMicros(), width, origin);
+      long end = RollupBuckets.floor(file.maxMicros(), width, origin) + width;
+      if ((end - start) / width <= WIDE_FILE_BUCKETS) {
+        ranges.add(new long[] {start, end});
+        continue;
+      }
+      String buckets =
+          "SELECT DISTINCT epoch_us("
+              + RollupBuckets.sql(time, width, origin)
+              + ") FROM "
+              + ScanSql.readParquet(List.of(file));
+      for (List<Object> row : connection.rows(buckets)) {
+        long bucket = ((Number) row.get(0)).longValue();
+        ranges.add(new long[] {bucket, bucket + width});
+      }
+    }
+    return windows(merge(ranges), width);
   }
 
   /** Like {@link #changedRanges} but merged into the fewest ranges, for routing. */

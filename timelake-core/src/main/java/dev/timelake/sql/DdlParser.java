@@ -5,6 +5,8 @@ import dev.timelake.ColumnType;
 import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
+import dev.timelake.engine.SyntaxNames;
+import dev.timelake.table.TableOptions;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -18,14 +20,11 @@ import net.sf.jsqlparser.statement.create.table.CreateTable;
  */
 final class DdlParser {
   private static final Pattern WITH_CLAUSE = Pattern.compile("(?is)^\\s*WITH\\s*\\((.*)\\)\\s*$");
-  private static final Pattern OPTION =
-      Pattern.compile(
-          "\\s*([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*=\\s*('(?:[^']|'')*'|[^,]+?)\\s*(?:,|$)");
 
   private DdlParser() {}
 
   static TableDefinition definition(CreateTable create) {
-    TableName name = Names.tableName(create.getTable());
+    TableName name = SyntaxNames.tableName(create.getTable());
     TableDefinition.Builder builder = TableDefinition.builder(name);
     if (create.getColumnDefinitions() == null || create.getColumnDefinitions().isEmpty()) {
       throw TimelakeException.validation(
@@ -49,7 +48,7 @@ final class DdlParser {
     if (arguments != null && !arguments.isEmpty()) {
       type = type + "(" + String.join(",", arguments) + ")";
     }
-    String name = Names.unquote(definition.getColumnName());
+    String name = SyntaxNames.unquote(definition.getColumnName());
     Column column = Column.nullable(name, ColumnType.parse(type));
     List<String> specs = definition.getColumnSpecs();
     String joined = specs == null ? "" : String.join(" ", specs).toUpperCase(Locale.ROOT);
@@ -63,26 +62,12 @@ final class DdlParser {
           "Cannot create %s: unexpected table options '%s' (expected WITH (key = 'value', …))",
           name, text);
     }
-    Matcher option = OPTION.matcher(clause.group(1));
-    int position = 0;
-    while (position < clause.group(1).length()
-        && option.find(position)
-        && option.start() == position) {
-      builder.option(option.group(1), unquoteValue(option.group(2)));
-      position = option.end();
-    }
-    if (!clause.group(1).substring(position).isBlank()) {
+    try {
+      TableOptions.parse(clause.group(1)).forEach(builder::option);
+    } catch (IllegalArgumentException e) {
       throw TimelakeException.validation(
           "Cannot create %s: cannot read table option '%s' (expected key = 'value')",
-          name, clause.group(1).substring(position).trim());
+          name, e.getMessage());
     }
-  }
-
-  static String unquoteValue(String value) {
-    String trimmed = value.trim();
-    if (trimmed.length() >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'")) {
-      return trimmed.substring(1, trimmed.length() - 1).replace("''", "'");
-    }
-    return trimmed;
   }
 }

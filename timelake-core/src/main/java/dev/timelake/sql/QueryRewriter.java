@@ -4,6 +4,7 @@ import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SyntaxNames;
 import dev.timelake.read.DedupStrategy;
 import dev.timelake.read.ScanPlan;
 import dev.timelake.read.ScanPlanner;
@@ -72,7 +73,7 @@ final class QueryRewriter {
       return Optional.empty();
     }
     try {
-      return catalog.load(Names.tableName(table));
+      return catalog.load(SyntaxNames.tableName(table));
     } catch (dev.timelake.ValidationException e) {
       return Optional.empty();
     }
@@ -99,7 +100,7 @@ final class QueryRewriter {
                 ? ""
                 : "; pruning filter: " + filter));
     if (node.getAlias() == null) {
-      node.setAlias(new Alias(Names.unquote(node.getName()), false));
+      node.setAlias(new Alias(SyntaxNames.unquote(node.getName()), false));
     }
     // The table node prints as the subquery that reads the plan's files; the relation is generated
     // SQL (names and paths through SqlText), never user text.
@@ -114,9 +115,9 @@ final class QueryRewriter {
     Table node = reference.table();
     Set<String> qualifiers = new HashSet<>();
     if (node.getAlias() != null) {
-      qualifiers.add(Names.unquote(node.getAlias().getName()).toLowerCase(Locale.ROOT));
+      qualifiers.add(SyntaxNames.unquote(node.getAlias().getName()).toLowerCase(Locale.ROOT));
     } else {
-      qualifiers.add(Names.unquote(node.getName()).toLowerCase(Locale.ROOT));
+      qualifiers.add(SyntaxNames.unquote(node.getName()).toLowerCase(Locale.ROOT));
     }
     return new PruningFilter(
         contract, qualifiers, unqualifiedKeyColumns(reference, contract, resolved), constants);

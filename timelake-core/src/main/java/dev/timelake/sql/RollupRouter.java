@@ -4,6 +4,7 @@ import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SqlText;
+import dev.timelake.engine.SyntaxNames;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.ScanPlanner;
 import dev.timelake.rollup.Rollup;
@@ -89,7 +90,7 @@ final class RollupRouter {
         || (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty())) {
       return Optional.empty();
     }
-    Optional<LoadedTable> loaded = catalog.load(Names.tableName(from));
+    Optional<LoadedTable> loaded = catalog.load(SyntaxNames.tableName(from));
     if (loaded.isEmpty() || !loaded.get().contract().deduplicates()) {
       return Optional.empty();
     }
@@ -194,8 +195,8 @@ final class RollupRouter {
     List<long[]> fromRaw = subtract(List.of(new long[] {range[0], range[1]}), fromRollup);
     String alias =
         from.getAlias() != null
-            ? Names.unquote(from.getAlias().getName())
-            : Names.unquote(from.getName());
+            ? SyntaxNames.unquote(from.getAlias().getName())
+            : SyntaxNames.unquote(from.getName());
     String keysFilter =
         keyFilters.isEmpty()
             ? ""
@@ -385,15 +386,17 @@ final class RollupRouter {
     for (int i = 0; i < items.size(); i++) {
       Item item = items.get(i);
       String alias =
-          item.item().getAlias() == null ? null : Names.unquote(item.item().getAlias().getName());
+          item.item().getAlias() == null
+              ? null
+              : SyntaxNames.unquote(item.item().getAlias().getName());
       if (group instanceof Column column
           && alias != null
-          && alias.equalsIgnoreCase(Names.unquote(column.getColumnName()))) {
+          && alias.equalsIgnoreCase(SyntaxNames.unquote(column.getColumnName()))) {
         return i;
       }
       if (group instanceof Column column
           && item.kind() == Kind.KEY
-          && item.key().equalsIgnoreCase(Names.unquote(column.getColumnName()))) {
+          && item.key().equalsIgnoreCase(SyntaxNames.unquote(column.getColumnName()))) {
         return i;
       }
       if (group.toString().equalsIgnoreCase(item.item().getExpression().toString())) {
@@ -522,7 +525,7 @@ final class RollupRouter {
           String output = outputName(item.item());
           if (expression.toString().equalsIgnoreCase(item.item().getExpression().toString())
               || (expression instanceof Column column
-                  && Names.unquote(column.getColumnName()).equalsIgnoreCase(output))) {
+                  && SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(output))) {
             term = SqlText.identifier(output);
           }
         }
@@ -538,11 +541,11 @@ final class RollupRouter {
 
   private static String outputName(SelectItem<?> item) {
     if (item.getAlias() != null) {
-      return Names.unquote(item.getAlias().getName());
+      return SyntaxNames.unquote(item.getAlias().getName());
     }
     Expression expression = item.getExpression();
     return expression instanceof Column column
-        ? Names.unquote(column.getColumnName())
+        ? SyntaxNames.unquote(column.getColumnName())
         : expression.toString();
   }
 
@@ -590,7 +593,7 @@ final class RollupRouter {
         || !(parameters.get(0) instanceof Column column)) {
       return null;
     }
-    String columnName = Names.unquote(column.getColumnName());
+    String columnName = SyntaxNames.unquote(column.getColumnName());
     return contract.columnNames().stream()
         .filter(c -> c.equalsIgnoreCase(columnName))
         .findFirst()
@@ -600,16 +603,17 @@ final class RollupRouter {
 
   private static boolean isColumn(Expression expression, String name) {
     return unwrap(expression) instanceof Column column
-        && Names.unquote(column.getColumnName()).equalsIgnoreCase(name);
+        && SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(name);
   }
 
   private static boolean isKey(TableContract contract, String column) {
-    return contract.seriesKey().stream().anyMatch(k -> k.equalsIgnoreCase(Names.unquote(column)));
+    return contract.seriesKey().stream()
+        .anyMatch(k -> k.equalsIgnoreCase(SyntaxNames.unquote(column)));
   }
 
   private static String key(TableContract contract, String column) {
     return contract.seriesKey().stream()
-        .filter(k -> k.equalsIgnoreCase(Names.unquote(column)))
+        .filter(k -> k.equalsIgnoreCase(SyntaxNames.unquote(column)))
         .findFirst()
         .orElseThrow();
   }

@@ -10,12 +10,15 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.engine.SyntaxNames;
+import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.rollup.Rollup;
 import dev.timelake.rollup.RollupDefinition;
 import dev.timelake.rollup.RollupDefinitions;
 import dev.timelake.rollup.RollupRefresher;
 import dev.timelake.rollup.RollupStatement;
 import dev.timelake.rollup.RollupStore;
+import dev.timelake.table.TableOptions;
 import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
 import java.sql.ResultSet;
@@ -191,35 +194,56 @@ public final class SqlSession implements AutoCloseable {
       List<net.sf.jsqlparser.schema.Column> columns,
       Select select,
       String operation) {
-    LoadedTable table = catalog.require(Names.tableName(target));
+    LoadedTable table = catalog.require(SyntaxNames.tableName(target));
     QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
     String source = rewriter.rewrite(select);
     List<String> names = insertColumns(table, columns, source);
     String aliased =
         "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")";
-    AppendResult result =
+    AppendOperation append =
         new AppendOperation(
-                table,
-                connection,
-                List.of(
-                    new AppendSource.Query(
-                        aliased,
-                        select instanceof net.sf.jsqlparser.statement.select.Values
-                            ? AppendSource.Casting.LITERALS
-                            : AppendSource.Casting.LOSSLESS)),
-                Optional.empty(),
-                clock.instant(),
-                operation,
-                message -> {})
-            .run();
+            table,
+            connection,
+            List.of(
+                new AppendSource.Query(
+                    aliased,
+                    select instanceof net.sf.jsqlparser.statement.select.Values
+                        ? AppendSource.Casting.LITERALS
+                        : AppendSource.Casting.LOSSLESS)),
+            Optional.empty(),
+            clock.instant(),
+            operation,
+            message -> {});
+    AppendResult result = maintainAfter(append.run(), append);
     return StatementOutcome.appended(
         "Inserted " + result.rows() + " rows into " + table.name(), result, rewriter.explanation());
+  }
+
+  /** Inline maintenance after a committed INSERT; its failure is reported, the insert stands. */
+  private AppendResult maintainAfter(AppendResult result, AppendOperation append) {
+    if (result.outcome() != AppendResult.Outcome.COMMITTED) {
+      return result;
+    }
+    try {
+      return result.withMaintenance(
+          InlineMaintenance.afterAppend(
+              catalog,
+              append.table(),
+              connection,
+              append.touchedPartitions(),
+              java.util.Map.of(),
+              clock.instant(),
+              message -> {}),
+          Optional.empty());
+    } catch (RuntimeException e) {
+      return result.withMaintenance(Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
+    }
   }
 
   private List<String> insertColumns(
       LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, String source) {
     if (columns != null && !columns.isEmpty()) {
-      return columns.stream().map(c -> Names.unquote(c.getColumnName())).toList();
+      return columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
     }
     int count = connection.rows("DESCRIBE " + source).size();
     List<String> tableColumns = table.contract().columnNames();
@@ -240,7 +264,7 @@ public final class SqlSession implements AutoCloseable {
       }
       return passThrough(text);
     }
-    TableName name = Names.tableName(create.getTable());
+    TableName name = SyntaxNames.tableName(create.getTable());
     if (create.isIfNotExists() && catalog.exists(name)) {
       return StatementOutcome.message("Table " + name + " already exists");
     }
@@ -259,7 +283,7 @@ public final class SqlSession implements AutoCloseable {
     if (!drop.getType().equalsIgnoreCase("TABLE")) {
       return passThrough(text);
     }
-    TableName name = Names.tableName(drop.getName());
+    TableName name = SyntaxNames.tableName(drop.getName());
     if (catalog.drop(name)) {
       return StatementOutcome.message("Dropped table " + name);
     }
@@ -274,7 +298,7 @@ public final class SqlSession implements AutoCloseable {
     if (!name.toLowerCase(Locale.ROOT).startsWith("timelake.")) {
       return passThrough(text);
     }
-    String value = DdlParser.unquoteValue(set.getExpressions(0).get(0).toString());
+    String value = TableOptions.unquote(set.getExpressions(0).get(0).toString());
     String canonical = settings.set(name, value);
     return StatementOutcome.message("SET " + name + " = " + canonical);
   }
@@ -291,7 +315,7 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome describe(Table node) {
-    LoadedTable table = catalog.require(Names.tableName(node));
+    LoadedTable table = catalog.require(SyntaxNames.tableName(node));
     List<List<String>> rows = new ArrayList<>();
     for (Column column : table.contract().columns()) {
       String role =

@@ -210,6 +210,12 @@ public final class TableCreator {
   private Map<String, String> properties(Optional<String> timeColumn, List<Column> columns) {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put(TableProperties.FORMAT_VERSION, "2");
+    // One metadata file per commit would pile up under minute appends; keep the last few.
+    properties.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+    properties.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20");
+    // Concurrent appenders retry on conflicts; bounded waits keep a losing writer responsive.
+    properties.put(TableProperties.COMMIT_NUM_RETRIES, "8");
+    properties.put(TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "2000");
     properties.put(
         Settings.FORMAT_VERSION.propertyKey(), Integer.toString(TableContract.FORMAT_VERSION));
     options.forEach(

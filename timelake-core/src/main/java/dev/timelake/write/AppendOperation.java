@@ -55,6 +55,11 @@ public final class AppendOperation {
     return this;
   }
 
+  /** The table appended to. */
+  public dev.timelake.TableName table() {
+    return table.name();
+  }
+
   /** The partitions the committed append wrote to. */
   public java.util.Set<Integer> touchedPartitions() {
     return java.util.Set.copyOf(touched);

@@ -404,6 +404,8 @@ class PruningTest {
         .column("value", ColumnType.DOUBLE)
         .timeColumn("time")
         .seriesKey("tag")
+        // The file layout is the fixture: no inline compaction.
+        .option("auto-maintain", "false")
         .build();
   }
 

@@ -242,7 +242,7 @@ class SchemaAlignmentTest {
                           + " (device, time) VALUES ('a', TIMESTAMPTZ '2026-01-01 10:00:00+00'),"
                           + " ('b', TIMESTAMPTZ '2026-01-01 11:00:00+00'), ('c', NULL)"))
           .isInstanceOf(ValidationException.class)
-          .hasMessage("Cannot append to " + name + ": column 'time' is null in row 3 of query");
+          .hasMessage("Cannot append to " + name + ": column 'time' is null in row 3 of VALUES");
     }
     assertThat(snapshots(table)).isEqualTo(snapshotsBefore);
   }

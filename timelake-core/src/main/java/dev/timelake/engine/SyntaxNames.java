@@ -1,14 +1,14 @@
-package dev.timelake.sql;
+package dev.timelake.engine;
 
 import dev.timelake.TableName;
 import net.sf.jsqlparser.schema.Table;
 
 /** Reads table and column names from the syntax tree, removing SQL quotes. */
-final class Names {
-  private Names() {}
+public final class SyntaxNames {
+  private SyntaxNames() {}
 
   /** The Timelake name of a table node: {@code ns.t}, or {@code t} in namespace default. */
-  static TableName tableName(Table table) {
+  public static TableName tableName(Table table) {
     String name = unquote(table.getName());
     String schema = table.getSchemaName();
     return schema == null
@@ -17,7 +17,7 @@ final class Names {
   }
 
   /** Removes surrounding double quotes or backticks and undoubles inner quotes. */
-  static String unquote(String identifier) {
+  public static String unquote(String identifier) {
     if (identifier == null || identifier.length() < 2) {
       return identifier;
     }

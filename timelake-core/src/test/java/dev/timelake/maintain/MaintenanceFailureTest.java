@@ -1,0 +1,175 @@
+package dev.timelake.maintain;
+
+import static dev.timelake.maintain.MaintenanceFixture.ROWS;
+import static dev.timelake.maintain.MaintenanceFixture.append;
+import static dev.timelake.maintain.MaintenanceFixture.readings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.CommitFailedException;
+import dev.timelake.CommitStateUnknownException;
+import dev.timelake.ConflictException;
+import dev.timelake.Table;
+import dev.timelake.TableName;
+import dev.timelake.catalog.Catalogs;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.maintain.FailingCatalog.Failure;
+import dev.timelake.maintain.MaintenanceFixture.Row;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A maintenance run that fails part-way (a crash between rewrites, a failed commit, a concurrent
+ * maintenance that replaced the same files) leaves the table unchanged and readable, and leaves no
+ * new files behind; one whose commit reply is lost keeps the files it committed.
+ */
+class MaintenanceFailureTest {
+  private static final String NAME = "iot.readings";
+  private static final Instant DAY = Instant.parse("2026-01-01T00:00:00Z");
+
+  @TempDir Path warehouse;
+  private MaintenanceFixture fixture;
+  private Table table;
+  private final LatestWrites oracle = new LatestWrites();
+
+  @BeforeEach
+  void createTableWithTwoPartitionsToCompact() {
+    fixture = new MaintenanceFixture(warehouse);
+    table = fixture.create(readings(NAME));
+    for (int i = 0; i < 6; i++) {
+      Instant day = DAY.plus(Duration.ofDays(i % 2));
+      Instant time = day.plus(Duration.ofHours(i));
+      List<Row> rows = List.of(new Row("a", time, (double) i), new Row("a", day, (double) -i));
+      append(table, DAY, rows, oracle).withoutMaintenance().commit();
+    }
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    fixture.close();
+  }
+
+  @Test
+  void crashBetweenRewritesLeavesTableUnchanged() {
+    State before = state();
+
+    assertThatThrownBy(
+            () ->
+                table
+                    .newMaintenance()
+                    .progress(
+                        message -> {
+                          if (message.endsWith("(2 of 2)")) {
+                            throw new IllegalStateException("injected crash");
+                          }
+                        })
+                    .run())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("injected crash");
+
+    assertThat(state()).isEqualTo(before);
+  }
+
+  @Test
+  void failedCommitLeavesTableUnchanged() throws Exception {
+    State before = state();
+
+    try (LakeCatalog failing = failingCatalog(Failure.BEFORE_COMMIT);
+        EngineConnection connection = failing.engine().connect()) {
+      LoadedTable loaded = failing.require(TableName.parse(NAME));
+      MaintenancePlan plan = fullPlan(loaded);
+      MaintenanceRunner runner = new MaintenanceRunner(loaded, connection, message -> {});
+
+      assertThat(plan.rewrites()).hasSize(2);
+      assertThatThrownBy(() -> runner.run(plan, Instant.now()))
+          .isInstanceOf(CommitFailedException.class)
+          .hasMessage(
+              "Cannot commit maintenance of "
+                  + NAME
+                  + ": injected commit failure; the table is unchanged, run maintain again");
+    }
+
+    assertThat(state()).isEqualTo(before);
+  }
+
+  @Test
+  void lostCommitReplyKeepsTheCommittedFiles() throws Exception {
+    long snapshotBefore = currentSnapshotId();
+
+    try (LakeCatalog failing = failingCatalog(Failure.AFTER_COMMIT);
+        EngineConnection connection = failing.engine().connect()) {
+      LoadedTable loaded = failing.require(TableName.parse(NAME));
+      MaintenanceRunner runner = new MaintenanceRunner(loaded, connection, message -> {});
+      MaintenancePlan plan = fullPlan(loaded);
+
+      assertThatThrownBy(() -> runner.run(plan, Instant.now()))
+          .isInstanceOf(CommitStateUnknownException.class)
+          .hasMessageStartingWith("Maintenance of " + NAME + " may or may not have committed");
+    }
+
+    assertThat(currentSnapshotId()).isNotEqualTo(snapshotBefore);
+    fixture.dataFiles(NAME).forEach(file -> assertThat(Path.of(file.location())).exists());
+    assertThat(fixture.query(ROWS.formatted(NAME))).isEqualTo(oracle.rows());
+  }
+
+  @Test
+  void maintenanceOfFilesAnotherRunReplacedFails() throws Exception {
+    LoadedTable loaded = fixture.loaded(NAME);
+    MaintenancePlan first = fullPlan(loaded);
+    MaintenancePlan stale = fullPlan(loaded);
+    String replaced = stale.rewrites().get(0).files().get(0).location();
+    try (EngineConnection connection = fixture.planning().engine().connect()) {
+      new MaintenanceRunner(loaded, connection, message -> {}).run(first, Instant.now());
+      State afterFirst = state();
+      MaintenanceRunner runner =
+          new MaintenanceRunner(fixture.loaded(NAME), connection, message -> {});
+
+      assertThatThrownBy(() -> runner.run(stale, Instant.now()))
+          .isInstanceOf(ConflictException.class)
+          .hasMessage(
+              "Cannot commit maintenance of "
+                  + NAME
+                  + ": data file "
+                  + replaced
+                  + " was replaced by a concurrent commit; the table is unchanged, run maintain"
+                  + " again");
+
+      assertThat(state()).isEqualTo(afterFirst);
+    }
+  }
+
+  /** What must not change: the snapshot, the files on disk and the answers. */
+  private record State(long snapshotId, Set<String> files, List<String> rows) {}
+
+  private State state() {
+    List<String> rows = fixture.query(ROWS.formatted(NAME));
+    assertThat(rows).isEqualTo(oracle.rows());
+    return new State(currentSnapshotId(), fixture.filesOnDisk(NAME), rows);
+  }
+
+  private long currentSnapshotId() {
+    return fixture.iceberg(NAME).currentSnapshot().snapshotId();
+  }
+
+  private LakeCatalog failingCatalog(Failure failure) {
+    FailingCatalog catalog = new FailingCatalog(Catalogs.openEmbedded(warehouse));
+    catalog.failCommits(failure);
+    return new LakeCatalog(catalog, "failing catalog", warehouse.resolve(".failing-tmp"));
+  }
+
+  private static MaintenancePlan fullPlan(LoadedTable table) {
+    return MaintenancePlanner.plan(
+        table,
+        new MaintenanceOptions(MaintenanceMode.FULL, Instant.now(), Set.of(), Map.of(), Map.of()));
+  }
+}

@@ -1,0 +1,244 @@
+package dev.timelake.rollup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.Table;
+import dev.timelake.TestTables;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rollup statements: what a definition may be, what gets stored, refresh and rollback. */
+class RollupDefinitionTest {
+  private static final String PREFIX = "Cannot create rollup iot.r: ";
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  @TempDir static Path warehouse;
+  private static Lake lake;
+  private static Session session;
+
+  @BeforeAll
+  static void createRawTable() {
+    lake = Lake.open(warehouse);
+    Table raw = lake.createTable(TestTables.readings("iot.raw").build());
+    raw.newAppend().row("a", T0, 1.0).row("a", T0.plusSeconds(90), 3.0).row("b", T0, 5.0).commit();
+    lake.createTable(TestTables.readings("iot.other").build());
+    session = lake.newSession();
+  }
+
+  @AfterAll
+  static void close() {
+    session.close();
+    lake.close();
+  }
+
+  private static String sql(String statement) {
+    try (QueryResult result = session.sql(statement)) {
+      return result.hasRows() ? String.valueOf(result.rows()) : result.message();
+    }
+  }
+
+  private static void assertRejected(String select, String message) {
+    assertThatThrownBy(() -> sql("CREATE MATERIALIZED ROLLUP iot.r AS " + select))
+        .hasMessage(PREFIX + message);
+    assertThat(lake.findTable(dev.timelake.TableName.parse("iot.r"))).isEmpty();
+  }
+
+  @Test
+  void rejectsWhere() {
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 minute', time) AS bucket, avg(value) FROM iot.raw"
+            + " WHERE value > 0 GROUP BY device, bucket",
+        "WHERE is not allowed (found WHERE value > 0): a rollup covers every row");
+  }
+
+  @Test
+  void rejectsJoins() {
+    assertRejected(
+        "SELECT r.device, time_bucket(INTERVAL '1 minute', r.time) AS bucket, avg(r.value) FROM"
+            + " iot.raw r JOIN iot.other o ON r.device = o.device GROUP BY 1, 2",
+        "joins are not allowed: a rollup reads one table");
+  }
+
+  @Test
+  void rejectsMonthBuckets() {
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 month', time) AS bucket, avg(value) FROM iot.raw"
+            + " GROUP BY device, bucket",
+        "bucket width INTERVAL '1 month' must be a fixed interval such as INTERVAL '1 minute'"
+            + " (months and years are not supported)");
+  }
+
+  @Test
+  void rejectsOrigins() {
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 hour', time, TIMESTAMPTZ '2026-01-01 00:30:00+00')"
+            + " AS bucket, avg(value) FROM iot.raw GROUP BY device, bucket",
+        "time_bucket(INTERVAL '1 hour', time, TIMESTAMPTZ '2026-01-01 00:30:00+00') must have two"
+            + " arguments (width, time); origins are not supported");
+  }
+
+  @Test
+  void rejectsGroupingByAValueColumn() {
+    assertRejected(
+        "SELECT value, time_bucket(INTERVAL '1 hour', time) AS bucket, count(*) FROM iot.raw"
+            + " GROUP BY value, bucket",
+        "column 'value' is not a series-key column of iot.raw (group only by series-key columns:"
+            + " device)");
+  }
+
+  @Test
+  void rejectsUnsupportedAggregates() {
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS bucket, median(value) FROM iot.raw"
+            + " GROUP BY device, bucket",
+        "aggregate median(value) is not supported (allowed: count(*), count(x), sum, min, max, avg,"
+            + " first_value and last_value ordered by time)");
+  }
+
+  @Test
+  void rejectsFirstValueNotOrderedByTime() {
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS bucket, first_value(value ORDER BY"
+            + " value) FROM iot.raw GROUP BY device, bucket",
+        "first_value(value ORDER BY value) must be ordered by the time column: first_value(x"
+            + " ORDER BY time)");
+  }
+
+  @Test
+  void rejectsAMissingBucket() {
+    assertRejected(
+        "SELECT device, avg(value) FROM iot.raw GROUP BY device",
+        "select one time_bucket(INTERVAL '…', time) (or date_bin) as the bucket");
+  }
+
+  @Test
+  void rejectsAPlainTable() {
+    lake.createTable(
+        dev.timelake.TableDefinition.builder("iot.tags")
+            .column("device", dev.timelake.ColumnType.VARCHAR)
+            .build());
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 hour', device) AS bucket, count(*) FROM iot.tags"
+            + " GROUP BY device, bucket",
+        "iot.tags is a plain table; a rollup needs a time-series table");
+  }
+
+  @Test
+  void storesTheDefinitionAndFillsTheRollup() {
+    assertThat(
+            sql(
+                "CREATE MATERIALIZED ROLLUP iot.raw_1m AS SELECT device, time_bucket(INTERVAL '1"
+                    + " minute', time) AS bucket, avg(value), count(*) FROM iot.raw GROUP BY"
+                    + " device, bucket WITH (retention = '2y', refresh_interval = 'off')"))
+        .isEqualTo("Created rollup iot.raw_1m (3 rows)");
+    Map<String, String> settings = lake.table("iot.raw_1m").settings();
+    assertThat(settings)
+        .containsEntry("rollup-source", "iot.raw")
+        .containsEntry("rollup-bucket", "1m")
+        .containsEntry("rollup-origin", "946857600000000")
+        .containsEntry("retention", "2y")
+        .containsEntry("rollup-refresh-interval", "off")
+        .containsEntry(
+            "rollup-aggregates",
+            "[{\"name\":\"avg_value\",\"function\":\"avg\",\"column\":\"value\"},"
+                + "{\"name\":\"count\",\"function\":\"count\",\"column\":null}]");
+    assertThat(lake.table("iot.raw").settings()).containsEntry("rollups", "iot.raw_1m");
+    assertThat(
+            sql("SELECT device, bucket, avg_value, count FROM iot.raw_1m ORDER BY device, bucket"))
+        .isEqualTo(
+            "[[a, 2026-01-01T00:00Z, 1.0, 1], [a, 2026-01-01T00:01Z, 3.0, 1],"
+                + " [b, 2026-01-01T00:00Z, 5.0, 1]]");
+    assertThatThrownBy(
+            () ->
+                sql(
+                    "CREATE MATERIALIZED ROLLUP iot.raw_1m AS SELECT device, time_bucket(INTERVAL"
+                        + " '1 minute', time) AS bucket, count(*) FROM iot.raw GROUP BY device,"
+                        + " bucket"))
+        .hasMessage("Cannot create rollup iot.raw_1m: a table of that name exists");
+    assertThat(sql("DROP MATERIALIZED ROLLUP iot.raw_1m")).isEqualTo("Dropped rollup iot.raw_1m");
+    assertThat(lake.table("iot.raw").settings()).containsEntry("rollups", "");
+    assertThat(sql("DROP MATERIALIZED ROLLUP IF EXISTS iot.raw_1m"))
+        .isEqualTo("Rollup iot.raw_1m does not exist");
+  }
+
+  @Test
+  void explainSaysWhetherAQueryWasRouted() {
+    sql(
+        "CREATE MATERIALIZED ROLLUP iot.raw_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, max(value) FROM iot.raw GROUP BY device, bucket");
+    String routed =
+        sql(
+            "EXPLAIN SELECT device, time_bucket(INTERVAL '1 hour', time) AS h, max(value) FROM"
+                + " iot.raw GROUP BY device, h");
+    assertThat(routed).contains("routed to rollup iot.raw_1h");
+    String notRouted =
+        sql(
+            "EXPLAIN SELECT device, time_bucket(INTERVAL '1 hour', time) AS h, min(value) FROM"
+                + " iot.raw GROUP BY device, h");
+    assertThat(notRouted)
+        .contains("not routed: no rollup with this width, these keys and every aggregate");
+    session.set("rollup-routing", "false");
+    try {
+      assertThat(
+              sql(
+                  "EXPLAIN SELECT device, time_bucket(INTERVAL '1 hour', time) AS h, max(value)"
+                      + " FROM iot.raw GROUP BY device, h"))
+          .doesNotContain("routed to rollup");
+    } finally {
+      session.set("rollup-routing", "true");
+    }
+    sql("DROP MATERIALIZED ROLLUP iot.raw_1h");
+  }
+
+  @Test
+  void refreshRecomputesOnlyChangedBucketsAndRebuildsAfterARollback() {
+    Table raw = lake.createTable(TestTables.readings("iot.rb").build());
+    raw.newAppend().row("a", T0, 1.0).commit();
+    sql(
+        "CREATE MATERIALIZED ROLLUP iot.rb_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, sum(value) FROM iot.rb GROUP BY device, bucket WITH"
+            + " (refresh_interval = 'off')");
+    long before = raw.refresh().info().snapshots().get(0).id();
+    raw.newAppend().row("a", T0.plusSeconds(7200), 10.0).commit();
+    assertThat(sql("REFRESH MATERIALIZED ROLLUP iot.rb_1h"))
+        .isEqualTo("Refreshed rollup iot.rb_1h: 1 rows in 1 windows");
+    // Roll the raw table back past the snapshot the rollup records.
+    dev.timelake.catalog.Catalogs.openEmbedded(warehouse)
+        .loadTable(org.apache.iceberg.catalog.TableIdentifier.of("iot", "rb"))
+        .manageSnapshots()
+        .rollbackTo(before)
+        .commit();
+    String query =
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS h, sum(value) FROM iot.rb GROUP"
+            + " BY device, h ORDER BY h";
+    assertThat(sql("EXPLAIN " + query))
+        .contains("not routed: iot.rb_1h is not refreshed, or the raw table was rolled back");
+    assertThat(sql(query)).isEqualTo("[[a, 2026-01-01T00:00Z, 1.0]]");
+    assertThat(sql("REFRESH MATERIALIZED ROLLUP iot.rb_1h")).endsWith("(rebuilt)");
+    assertThat(sql("SELECT device, bucket, sum_value FROM iot.rb_1h"))
+        .isEqualTo("[[a, 2026-01-01T00:00Z, 1.0]]");
+    assertThat(sql("EXPLAIN " + query)).contains("routed to rollup iot.rb_1h");
+    assertThat(sql(query)).isEqualTo("[[a, 2026-01-01T00:00Z, 1.0]]");
+  }
+
+  @Test
+  void statementsNameWhatIsWrong() {
+    assertThatThrownBy(() -> sql("REFRESH MATERIALIZED ROLLUP iot.missing"))
+        .hasMessage("Rollup iot.missing does not exist");
+    assertThatThrownBy(() -> sql("DROP MATERIALIZED ROLLUP iot.other"))
+        .hasMessage("Cannot drop rollup iot.other: it is a table, not a rollup (use DROP TABLE)");
+    assertThatThrownBy(() -> sql("CREATE MATERIALIZED ROLLUP iot.x"))
+        .hasMessageStartingWith("Cannot read rollup statement 'CREATE MATERIALIZED ROLLUP iot.x'");
+    assertThat(List.of()).isEmpty();
+  }
+}
