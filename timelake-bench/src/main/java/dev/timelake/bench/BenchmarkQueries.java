@@ -18,9 +18,7 @@ import java.util.stream.Collectors;
  * the data, {@code $DAY} is the day in the middle. Differences of times use {@code epoch_us}
  * (subtracting {@code TIMESTAMPTZ} values is about 100 times slower in DuckDB), and the bucketed
  * queries are written in the shape rollup routing answers: keys, one bucket, aggregates, {@code
- * GROUP BY} keys and bucket, a time range and key filters. A {@code tag IN (…)} filter comes after
- * the time range: JSqlParser 5.3 reads {@code tag IN (…) AND time >= …} as {@code tag IN ((…) AND
- * time >= …)} (its issue 2244), which hides the filters from pruning and routing.
+ * GROUP BY} keys and bucket, a time range and key filters.
  */
 final class BenchmarkQueries {
   /** Line whose tags {@code line-daily} reads. */

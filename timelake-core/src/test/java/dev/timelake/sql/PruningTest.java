@@ -185,6 +185,14 @@ class PruningTest {
   }
 
   @Test
+  void prunesByASeriesKeyListFollowedByATimeRange() {
+    // JSqlParser before 5.4 read this as tag IN ((…) AND time >= …), which hid both filters.
+    check(
+        "SELECT * FROM iot.m WHERE tag IN ('a', 'b') AND time >= '2026-01-05'",
+        file -> !file.tag().equals("c") && file.day() >= 5);
+  }
+
+  @Test
   void prunesByReversedComparisons() {
     check("SELECT * FROM iot.m WHERE '2026-01-05' <= time", file -> file.day() >= 5);
     check(
