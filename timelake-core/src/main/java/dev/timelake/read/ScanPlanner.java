@@ -2,23 +2,13 @@ package dev.timelake.read;
 
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.table.TableContract;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.Conversions;
-import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.Types;
 
 /**
  * Plans one table reference against the table's current snapshot: prunes files with Iceberg's
@@ -40,7 +30,8 @@ public final class ScanPlanner {
       return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate);
     }
     int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
-    List<PlannedFile> files = markFresh(plannedFiles(iceberg, contract, filter));
+    List<PlannedFile> files =
+        markFresh(LiveFileCache.plannedFiles(iceberg, contract, snapshot, filter));
     if (!deduplicate || !contract.deduplicates()) {
       return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false);
     }
@@ -59,13 +50,15 @@ public final class ScanPlanner {
 
   /** Every live file of the table, in commit order, marked fresh or not. */
   public static List<PlannedFile> liveFiles(LoadedTable table) {
-    if (table.iceberg().currentSnapshot() == null) {
+    Snapshot snapshot = table.iceberg().currentSnapshot();
+    if (snapshot == null) {
       return List.of();
     }
     return markFresh(
-        plannedFiles(
+        LiveFileCache.plannedFiles(
             table.iceberg(),
             table.contract(),
+            snapshot,
             org.apache.iceberg.expressions.Expressions.alwaysTrue()));
   }
 
@@ -79,28 +72,6 @@ public final class ScanPlanner {
     return dedup
         ? new ScanPlan(table.contract(), snapshot, List.of(), List.of(files), files.size(), true)
         : new ScanPlan(table.contract(), snapshot, files, List.of(), files.size(), false);
-  }
-
-  private static List<PlannedFile> plannedFiles(
-      Table iceberg, TableContract contract, Expression filter) {
-    TableScan scan = iceberg.newScan().filter(filter).includeColumnStats();
-    Types.NestedField time =
-        contract.timeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
-    Types.NestedField key =
-        contract.seriesKey().isEmpty()
-            ? null
-            : iceberg.schema().findField(contract.seriesKey().get(0));
-    List<PlannedFile> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
-      for (FileScanTask task : tasks) {
-        files.add(planned(task.file(), time, key));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    files.sort(
-        Comparator.comparingLong(PlannedFile::sequenceNumber).thenComparing(PlannedFile::location));
-    return files;
   }
 
   /**
@@ -118,46 +89,6 @@ public final class ScanPlanner {
       marked.add(file.withFresh(fresh));
     }
     return marked;
-  }
-
-  private static PlannedFile planned(DataFile file, Types.NestedField time, Types.NestedField key) {
-    long min = Long.MIN_VALUE;
-    long max = Long.MAX_VALUE;
-    if (time != null) {
-      Long lower = bound(file.lowerBounds(), time);
-      Long upper = bound(file.upperBounds(), time);
-      min = lower == null ? Long.MIN_VALUE : lower;
-      max = upper == null ? Long.MAX_VALUE : upper;
-    }
-    Comparable<Object> minKey = key == null ? null : comparable(bound(file.lowerBounds(), key));
-    Comparable<Object> maxKey = key == null ? null : comparable(bound(file.upperBounds(), key));
-    int partition = file.partition().size() == 0 ? 0 : file.partition().get(0, Integer.class);
-    return new PlannedFile(
-        file.location(),
-        partition,
-        file.dataSequenceNumber() == null ? 0 : file.dataSequenceNumber(),
-        file.recordCount(),
-        file.fileSizeInBytes(),
-        min,
-        max,
-        minKey,
-        maxKey,
-        false);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> T bound(Map<Integer, ByteBuffer> bounds, Types.NestedField field) {
-    if (bounds == null || !bounds.containsKey(field.fieldId())) {
-      return null;
-    }
-    Type type = field.type();
-    Object value = Conversions.fromByteBuffer(type, bounds.get(field.fieldId()));
-    return (T) (value instanceof CharSequence text ? text.toString() : value);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Comparable<Object> comparable(Object value) {
-    return (Comparable<Object>) value;
   }
 
   /** Connected components of files that may share keys, found by a sweep over time. */
