@@ -1,6 +1,7 @@
 package dev.timelake.engine;
 
 import dev.timelake.QueryFailedException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.sf.jsqlparser.expression.AnalyticExpression;
@@ -81,9 +82,17 @@ public final class ConstantEvaluator {
   public Optional<Object> evaluate(
       Expression expression, String wrapperPrefix, String wrapperSuffix) {
     // Memoized per evaluator (one per statement): the same width or bound often appears in
-    // several clauses, and now() then has one value throughout the statement.
+    // several clauses, and now() then has one value throughout the statement. Values that do not
+    // depend on when they run are kept by the connection across statements too.
     String sql = "SELECT " + wrapperPrefix + expression + wrapperSuffix;
-    return cache.computeIfAbsent(sql, this::run);
+    Map<String, Optional<Object>> memo =
+        isVolatile(expression) ? cache : connection.stableConstants();
+    Optional<Object> known = memo.get(sql);
+    if (known == null) {
+      known = run(sql);
+      memo.put(sql, known);
+    }
+    return known;
   }
 
   private Optional<Object> run(String sql) {

@@ -14,10 +14,32 @@ import java.util.List;
  * reason; callers add what they were doing. Not thread-safe.
  */
 public final class EngineConnection implements AutoCloseable {
+  /**
+   * Results of constant expressions that do not depend on when they run, kept across statements.
+   */
+  private static final int STABLE_CONSTANTS = 1024;
+
   private final Connection connection;
+
+  private final java.util.Map<String, java.util.Optional<Object>> stableConstants =
+      new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(
+            java.util.Map.Entry<String, java.util.Optional<Object>> eldest) {
+          return size() > STABLE_CONSTANTS;
+        }
+      };
 
   EngineConnection(Connection connection) {
     this.connection = connection;
+  }
+
+  /**
+   * Constant results that stay the same for this connection's life (its time zone is fixed), keyed
+   * by the evaluating SQL; dashboards repeat the same bounds and widths in every statement.
+   */
+  java.util.Map<String, java.util.Optional<Object>> stableConstants() {
+    return stableConstants;
   }
 
   /** Runs a statement that returns no rows. */

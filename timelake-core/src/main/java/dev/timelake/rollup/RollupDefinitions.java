@@ -6,6 +6,7 @@ import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
+import dev.timelake.engine.StatementParser;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.table.TableContract;
 import dev.timelake.table.TableOptions;
@@ -22,7 +23,6 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.AllColumns;
@@ -124,7 +124,7 @@ public final class RollupDefinitions {
   private static PlainSelect parse(TableName name, String sql) {
     Statement parsed;
     try {
-      parsed = CCJSqlParserUtil.parse(sql);
+      parsed = StatementParser.parse(sql);
     } catch (JSQLParserException e) {
       throw rejected(name, "cannot parse its SELECT: %s", firstLine(e.getMessage()));
     }

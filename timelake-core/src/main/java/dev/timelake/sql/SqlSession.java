@@ -10,6 +10,7 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.engine.StatementParser;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.rollup.Rollup;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.DescribeStatement;
 import net.sf.jsqlparser.statement.ExplainStatement;
@@ -88,7 +88,7 @@ public final class SqlSession implements AutoCloseable {
     }
     Statement statement;
     try {
-      statement = CCJSqlParserUtil.parse(text);
+      statement = StatementParser.parse(text);
     } catch (JSQLParserException | RuntimeException e) {
       return runWithFallbackViews(text);
     }
@@ -137,7 +137,7 @@ public final class SqlSession implements AutoCloseable {
       if (routed.isPresent()) {
         explanation.addAll(routed.get().explanation());
         try {
-          target = CCJSqlParserUtil.parse(routed.get().sql());
+          target = StatementParser.parse(routed.get().sql());
         } catch (JSQLParserException e) {
           throw new IllegalStateException("Routed SQL does not parse: " + routed.get().sql(), e);
         }
