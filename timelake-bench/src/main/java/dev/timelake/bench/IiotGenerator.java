@@ -81,6 +81,7 @@ public final class IiotGenerator {
   private final Scale scale;
   private final long seed;
   private final int hours;
+  private final boolean autoMaintain;
   private final Consumer<String> progress;
   private final PlantSql sql;
 
@@ -88,6 +89,7 @@ public final class IiotGenerator {
     this.scale = builder.scale;
     this.seed = builder.seed;
     this.hours = builder.hours == 0 ? scale.hours() : builder.hours;
+    this.autoMaintain = builder.autoMaintain;
     this.progress = builder.progress;
     this.sql = new PlantSql(scale, seed, hours);
   }
@@ -130,7 +132,8 @@ public final class IiotGenerator {
     requireNonNull(lake, "lake is null");
     long started = System.nanoTime();
     appendTags(lake);
-    Table readings = lake.findTable(READINGS).orElseGet(() -> lake.createTable(readingsTable()));
+    Table readings =
+        lake.findTable(READINGS).orElseGet(() -> lake.createTable(readingsTable(autoMaintain)));
     long total = 0;
     long copiesDropped = 0;
     int appended = 0;
@@ -216,7 +219,7 @@ public final class IiotGenerator {
         .build();
   }
 
-  static TableDefinition readingsTable() {
+  static TableDefinition readingsTable(boolean autoMaintain) {
     return TableDefinition.builder(READINGS)
         .column("tag", ColumnType.VARCHAR)
         .column("time", ColumnType.TIMESTAMPTZ)
@@ -225,6 +228,7 @@ public final class IiotGenerator {
         .timeColumn("time")
         .seriesKey("tag")
         .chunk(Chunk.DAY)
+        .option("auto-maintain", Boolean.toString(autoMaintain))
         .build();
   }
 
@@ -233,6 +237,7 @@ public final class IiotGenerator {
     private Scale scale = Scale.TINY;
     private long seed = 42;
     private int hours;
+    private boolean autoMaintain = true;
     private Consumer<String> progress = message -> {};
 
     private Builder() {}
@@ -257,6 +262,16 @@ public final class IiotGenerator {
         throw TimelakeException.validation("Invalid hours %d: expected at least 1", hours);
       }
       this.hours = hours;
+      return this;
+    }
+
+    /**
+     * Whether {@code iiot.readings} maintains itself after each append (its {@code auto-maintain}
+     * setting; default true). Off leaves every small and late file in place: the state before any
+     * compaction, which dedup on read must handle alone.
+     */
+    public Builder autoMaintain(boolean enabled) {
+      this.autoMaintain = enabled;
       return this;
     }
 

@@ -160,6 +160,23 @@ class IiotGeneratorTest {
   }
 
   @Test
+  void withoutAutoMaintainEveryAppendLeavesItsFilesInPlace(@TempDir Path folder) {
+    try (Lake other = Lake.open(folder)) {
+      IiotGenerator.builder()
+          .scale(Scale.TINY)
+          .hours(6)
+          .autoMaintain(false)
+          .build()
+          .generate(other);
+      assertThat(other.table(IiotGenerator.READINGS).settings())
+          .containsEntry("auto-maintain", "false");
+      assertThat(other.table(IiotGenerator.READINGS).info().files()).isGreaterThanOrEqualTo(6);
+    }
+    assertThat(lake.table(IiotGenerator.READINGS).settings())
+        .containsEntry("auto-maintain", "true");
+  }
+
+  @Test
   void rejectsMoreHoursThanTheScaleHas() {
     IiotGenerator.Builder builder = IiotGenerator.builder().scale(Scale.TINY).hours(49);
     assertThatThrownBy(builder::build)

@@ -65,11 +65,19 @@ final class BenchGenerateCommand implements Callable<Integer> {
               + " _ingest_ts, plus tags.parquet) instead of into the warehouse.")
   private Path plainParquet;
 
+  @Option(
+      names = "--no-auto-maintain",
+      description =
+          "Create iiot.readings with auto-maintain = false: every small and late file stays in"
+              + " place (the state before any compaction) until `timelake maintain` runs.")
+  private boolean noAutoMaintain;
+
   @Override
   public Integer call() {
     Main main = bench.main;
     Scale plant = Scale.parse(scale);
-    IiotGenerator.Builder builder = IiotGenerator.builder().scale(plant).seed(seed);
+    IiotGenerator.Builder builder =
+        IiotGenerator.builder().scale(plant).seed(seed).autoMaintain(!noAutoMaintain);
     if (hours != null) {
       builder.hours(hours);
     }
