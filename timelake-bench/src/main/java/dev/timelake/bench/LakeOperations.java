@@ -128,9 +128,15 @@ final class LakeOperations {
           report.took(),
           String.format(
               Locale.ROOT,
-              "files %d -> %d, %d partitions rewritten, %d snapshots expired",
+              "files %d -> %d, %.1f -> %.1f MB (%.1f s per GB read), %d partitions rewritten,"
+                  + " %d snapshots expired",
               report.filesBefore(),
               report.filesAfter(),
+              report.bytesBefore() / 1e6,
+              report.bytesAfter() / 1e6,
+              report.bytesBefore() == 0
+                  ? 0.0
+                  : report.took().toMillis() / 1000.0 / (report.bytesBefore() / 1e9),
               report.partitionsRewritten(),
               report.snapshotsExpired()));
     } catch (TimelakeException e) {

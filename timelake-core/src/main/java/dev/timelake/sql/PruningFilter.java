@@ -2,6 +2,7 @@ package dev.timelake.sql;
 
 import dev.timelake.ColumnType;
 import dev.timelake.engine.ConstantEvaluator;
+import dev.timelake.engine.SyntaxNames;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.List;
@@ -213,7 +214,8 @@ final class PruningFilter {
 
   /** The key column a reference means, if it is one of this table's time or series-key columns. */
   private Optional<String> column(Expression expression) {
-    if (!(unwrap(expression) instanceof Column reference)) {
+    Column reference = SyntaxNames.column(unwrap(expression)).orElse(null);
+    if (reference == null) {
       return Optional.empty();
     }
     String name = reference.getColumnName();

@@ -116,10 +116,15 @@ final class RollupRouter {
     long origin = 0;
     for (SelectItem<?> selectItem : select.getSelectItems()) {
       Expression expression = selectItem.getExpression();
-      if (expression instanceof Column column && isKey(contract, column.getColumnName())) {
+      Column reference = SyntaxNames.column(expression).orElse(null);
+      if (reference != null && isKey(contract, reference.getColumnName())) {
         items.add(
             new Item(
-                selectItem, Kind.KEY, key(contract, column.getColumnName()), Optional.empty(), ""));
+                selectItem,
+                Kind.KEY,
+                key(contract, reference.getColumnName()),
+                Optional.empty(),
+                ""));
       } else if (expression instanceof Function function && isBucketOf(function, time)) {
         Optional<Long> w = constants.fixedWidthMicros(function.getParameters().get(0));
         if (w.isEmpty() || function.getParameters().size() != 2) {
@@ -383,18 +388,19 @@ final class RollupRouter {
       int index = (int) ordinal.getValue() - 1;
       return index >= 0 && index < items.size() ? index : -1;
     }
+    Column column = SyntaxNames.column(group).orElse(null);
     for (int i = 0; i < items.size(); i++) {
       Item item = items.get(i);
       String alias =
           item.item().getAlias() == null
               ? null
               : SyntaxNames.unquote(item.item().getAlias().getName());
-      if (group instanceof Column column
+      if (column != null
           && alias != null
           && alias.equalsIgnoreCase(SyntaxNames.unquote(column.getColumnName()))) {
         return i;
       }
-      if (group instanceof Column column
+      if (column != null
           && item.kind() == Kind.KEY
           && item.key().equalsIgnoreCase(SyntaxNames.unquote(column.getColumnName()))) {
         return i;
@@ -524,8 +530,9 @@ final class RollupRouter {
         for (Item item : items) {
           String output = outputName(item.item());
           if (expression.toString().equalsIgnoreCase(item.item().getExpression().toString())
-              || (expression instanceof Column column
-                  && SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(output))) {
+              || SyntaxNames.column(expression)
+                  .filter(c -> SyntaxNames.unquote(c.getColumnName()).equalsIgnoreCase(output))
+                  .isPresent()) {
             term = SqlText.identifier(output);
           }
         }
@@ -544,9 +551,9 @@ final class RollupRouter {
       return SyntaxNames.unquote(item.getAlias().getName());
     }
     Expression expression = item.getExpression();
-    return expression instanceof Column column
-        ? SyntaxNames.unquote(column.getColumnName())
-        : expression.toString();
+    return SyntaxNames.column(expression)
+        .map(column -> SyntaxNames.unquote(column.getColumnName()))
+        .orElse(expression.toString());
   }
 
   private static boolean isBucketOf(Function function, String time) {
@@ -590,9 +597,10 @@ final class RollupRouter {
     ExpressionList<?> parameters = function.getParameters();
     if (parameters == null
         || parameters.size() != 1
-        || !(parameters.get(0) instanceof Column column)) {
+        || SyntaxNames.column(parameters.get(0)).isEmpty()) {
       return null;
     }
+    Column column = SyntaxNames.column(parameters.get(0)).get();
     String columnName = SyntaxNames.unquote(column.getColumnName());
     return contract.columnNames().stream()
         .filter(c -> c.equalsIgnoreCase(columnName))
@@ -602,8 +610,9 @@ final class RollupRouter {
   }
 
   private static boolean isColumn(Expression expression, String name) {
-    return unwrap(expression) instanceof Column column
-        && SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(name);
+    return SyntaxNames.column(unwrap(expression))
+        .filter(column -> SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(name))
+        .isPresent();
   }
 
   private static boolean isKey(TableContract contract, String column) {

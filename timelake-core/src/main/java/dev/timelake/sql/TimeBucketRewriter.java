@@ -1,6 +1,7 @@
 package dev.timelake.sql;
 
 import dev.timelake.engine.ConstantEvaluator;
+import dev.timelake.engine.SyntaxNames;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -55,7 +56,8 @@ final class TimeBucketRewriter {
     }
     Expression width = parameters.get(0);
     Expression source = parameters.get(1);
-    if (!(source instanceof Column column)
+    Column column = SyntaxNames.column(source).orElse(null);
+    if (column == null
         || !timeColumns.contains(column.getColumnName().toLowerCase(Locale.ROOT))
         || !ConstantEvaluator.isConstant(width)) {
       return false;

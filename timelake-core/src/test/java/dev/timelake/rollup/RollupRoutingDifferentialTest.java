@@ -136,12 +136,19 @@ class RollupRoutingDifferentialTest {
           case 1 -> "min(value) AS lo, max(value) AS hi, sum(value), count(value)";
           default -> "first_value(value ORDER BY time), last_value(value ORDER BY time), count(*)";
         };
-    return "SELECT tag, time_bucket(INTERVAL '1 hour', time) AS b, "
+    // Date-unit words as aliases: JSqlParser 5.4 parses a bare "hour" as a date unit, not a column.
+    String bucket = List.of("b", "hour", "day", "bucket").get(random.nextInt(4));
+    return "SELECT tag, time_bucket(INTERVAL '1 hour', time) AS "
+        + bucket
+        + ", "
         + aggregates
         + " FROM "
         + raw
         + where
-        + " GROUP BY tag, b ORDER BY tag, b";
+        + " GROUP BY tag, "
+        + bucket
+        + " ORDER BY tag, "
+        + bucket;
   }
 
   private static List<List<Object>> rows(Session session, String sql, List<String> explanation) {
