@@ -74,7 +74,8 @@ public final class RollupRefresher {
               + rollup.sourceSnapshot()
               + "; rebuilding");
     }
-    List<long[]> ranges = exactChangedRanges(rollup, raw, recordedSequence);
+    List<List<long[]>> batches =
+        batches(exactChangedRanges(rollup, raw, recordedSequence), rollup.widthMicros());
     Map<String, String> record =
         Map.of(
             SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, Long.toString(rawSnapshot.snapshotId()),
@@ -86,12 +87,12 @@ public final class RollupRefresher {
             SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, Long.toString(recordedSequence));
     long rows = 0;
     boolean lastCommitted = false;
-    for (int i = 0; i < ranges.size(); i++) {
-      long[] window = ranges.get(i);
-      boolean last = i == ranges.size() - 1;
+    for (int i = 0; i < batches.size(); i++) {
+      boolean last = i == batches.size() - 1;
       progress.accept(
-          "refreshing " + rollup.name() + " window " + (i + 1) + " of " + ranges.size());
-      AppendResult result = appendWindow(rollup, raw, window, last ? record : oldRecord, now);
+          "refreshing " + rollup.name() + " window " + (i + 1) + " of " + batches.size());
+      AppendResult result =
+          appendWindow(rollup, raw, batches.get(i), last ? record : oldRecord, now);
       rows += result.rows();
       lastCommitted = last && result.outcome() == AppendResult.Outcome.COMMITTED;
     }
@@ -101,12 +102,12 @@ public final class RollupRefresher {
     explanation.add(
         rollup.name()
             + ": recomputed "
-            + ranges.size()
+            + batches.size()
             + " windows, "
             + rows
             + " rows, now reflects raw snapshot "
             + rawSnapshot.snapshotId());
-    return new Result(rows, ranges.size(), rebuilt, explanation);
+    return new Result(rows, batches.size(), rebuilt, explanation);
   }
 
   /**
@@ -123,7 +124,7 @@ public final class RollupRefresher {
         && !SnapshotUtil.isAncestorOf(raw.iceberg(), current.snapshotId(), recorded);
   }
 
-  /** Bucket-aligned [start, end) ranges covering the raw files newer than the record. */
+  /** Bucket-aligned, merged [start, end) ranges covering the raw files newer than the record. */
   public static List<long[]> changedRanges(Rollup rollup, LoadedTable raw, long recordedSequence) {
     List<long[]> ranges = new ArrayList<>();
     for (PlannedFile file : ScanPlanner.liveFiles(raw)) {
@@ -136,7 +137,7 @@ public final class RollupRefresher {
         ranges.add(new long[] {start, end});
       }
     }
-    return windows(merge(ranges), rollup.widthMicros());
+    return merge(ranges);
   }
 
   /**
@@ -170,12 +171,42 @@ public final class RollupRefresher {
         ranges.add(new long[] {bucket, bucket + width});
       }
     }
-    return windows(merge(ranges), width);
+    return merge(ranges);
   }
 
-  /** Like {@link #changedRanges} but merged into the fewest ranges, for routing. */
+  /**
+   * Changed ranges grouped into commits of at most {@link #MAX_WINDOW_MICROS} of buckets each (a
+   * longer range is split), so scattered late buckets are recomputed together rather than one
+   * commit each.
+   */
+  static List<List<long[]>> batches(List<long[]> ranges, long width) {
+    long step = Math.max(width, MAX_WINDOW_MICROS / width * width);
+    List<List<long[]>> batches = new ArrayList<>();
+    List<long[]> batch = new ArrayList<>();
+    long covered = 0;
+    for (long[] range : ranges) {
+      long start = range[0];
+      while (start < range[1]) {
+        long end = Math.min(range[1], start + (step - covered));
+        batch.add(new long[] {start, end});
+        covered += end - start;
+        start = end;
+        if (covered >= step) {
+          batches.add(batch);
+          batch = new ArrayList<>();
+          covered = 0;
+        }
+      }
+    }
+    if (!batch.isEmpty()) {
+      batches.add(batch);
+    }
+    return batches;
+  }
+
+  /** The buckets changed since the rollup's refresh, merged into the fewest ranges, for routing. */
   public static List<long[]> changedBuckets(Rollup rollup, LoadedTable raw) {
-    return merge(changedRanges(rollup, raw, rollup.sourceSequence()));
+    return changedRanges(rollup, raw, rollup.sourceSequence());
   }
 
   static List<long[]> merge(List<long[]> ranges) {
@@ -192,25 +223,35 @@ public final class RollupRefresher {
     return merged;
   }
 
-  private static List<long[]> windows(List<long[]> ranges, long width) {
-    long step = Math.max(width, MAX_WINDOW_MICROS / width * width);
-    List<long[]> windows = new ArrayList<>();
-    for (long[] range : ranges) {
-      for (long start = range[0]; start < range[1]; start += step) {
-        windows.add(new long[] {start, Math.min(range[1], start + step)});
-      }
-    }
-    return windows;
-  }
-
   private AppendResult appendWindow(
-      Rollup rollup, LoadedTable raw, long[] window, Map<String, String> record, Instant now) {
+      Rollup rollup,
+      LoadedTable raw,
+      List<long[]> ranges,
+      Map<String, String> record,
+      Instant now) {
     String time = raw.contract().timeColumn().orElseThrow();
-    Expression filter =
-        Expressions.and(
-            Expressions.greaterThanOrEqual(time, window[0]), Expressions.lessThan(time, window[1]));
-    ScanPlan plan = ScanPlanner.plan(raw, filter, true);
+    Expression filter = Expressions.alwaysFalse();
+    List<String> within = new ArrayList<>();
     String timeSql = SqlText.identifier(time);
+    for (long[] range : ranges) {
+      filter =
+          Expressions.or(
+              filter,
+              Expressions.and(
+                  Expressions.greaterThanOrEqual(time, range[0]),
+                  Expressions.lessThan(time, range[1])));
+      within.add(
+          "("
+              + timeSql
+              + " >= make_timestamptz(CAST("
+              + range[0]
+              + " AS BIGINT)) AND "
+              + timeSql
+              + " < make_timestamptz(CAST("
+              + range[1]
+              + " AS BIGINT)))");
+    }
+    ScanPlan plan = ScanPlanner.plan(raw, filter, true);
     List<String> select = new ArrayList<>();
     for (String key : rollup.keys()) {
       select.add(SqlText.identifier(key));
@@ -228,14 +269,8 @@ public final class RollupRefresher {
             + " FROM ("
             + ScanSql.relation(plan, DedupStrategy.MERGE)
             + ") WHERE "
-            + timeSql
-            + " >= make_timestamptz(CAST("
-            + window[0]
-            + " AS BIGINT)) AND "
-            + timeSql
-            + " < make_timestamptz(CAST("
-            + window[1]
-            + " AS BIGINT)) GROUP BY ALL";
+            + String.join(" OR ", within)
+            + " GROUP BY ALL";
     LoadedTable target = catalog.require(rollup.name());
     return new AppendOperation(
             target,
