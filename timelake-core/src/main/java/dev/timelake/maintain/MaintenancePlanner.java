@@ -134,7 +134,7 @@ public final class MaintenancePlanner {
           contract.isTimeSeries()
               && TimePartitions.endMicros(contract.chunk(), partition) + coldAfter <= newest;
       if (cold) {
-        coldRewrite(partition, label, files, minFiles).ifPresent(rewrites::add);
+        coldRewrite(partition, label, files, minFiles, coldAfter).ifPresent(rewrites::add);
       } else if (options.touchedPartitions().isEmpty()
           || options.touchedPartitions().contains(partition)) {
         rewrites.addAll(tieredRewrites(partition, label, files, target, minFiles));
@@ -152,8 +152,15 @@ public final class MaintenancePlanner {
     return rewrite.files().size() * (1 + options.heat().getOrDefault(rewrite.partition(), 0L));
   }
 
+  /**
+   * A cold partition is rewritten into one file when it has never been, after {@code minFiles}
+   * backfill files, or once its backfill has gone quiet: no backfill file arrived (by insertion
+   * time) within {@code coldAfter} of now. Without the last rule a day whose last late reading
+   * arrives after its rewrite keeps that one file, below the count, and is deduplicated on every
+   * read.
+   */
   private java.util.Optional<Rewrite> coldRewrite(
-      int partition, String label, List<PlannedFile> files, int minFiles) {
+      int partition, String label, List<PlannedFile> files, int minFiles, long coldAfter) {
     long compacted = files.stream().filter(MaintenancePlanner::isCompacted).count();
     if (compacted == 0) {
       return java.util.Optional.of(
@@ -164,6 +171,20 @@ public final class MaintenancePlanner {
       return java.util.Optional.of(
           new Rewrite(
               partition, label, files, "cold partition with " + backfill + " backfill files"));
+    }
+    long lastArrival =
+        files.stream()
+            .filter(file -> !isCompacted(file))
+            .mapToLong(PlannedFile::ingestMaxMicros)
+            .max()
+            .orElse(Long.MIN_VALUE);
+    if (lastArrival != Long.MIN_VALUE && lastArrival + coldAfter <= micros(options.now())) {
+      return java.util.Optional.of(
+          new Rewrite(
+              partition,
+              label,
+              files,
+              "cold partition with " + backfill + " quiet backfill files"));
     }
     return java.util.Optional.empty();
   }

@@ -118,7 +118,9 @@ final class LiveFileCache {
         + "/"
         + (fields.time() == null ? -1 : fields.time().fieldId())
         + "/"
-        + (fields.key() == null ? -1 : fields.key().fieldId());
+        + (fields.key() == null ? -1 : fields.key().fieldId())
+        + "/"
+        + (fields.ingest() == null ? -1 : fields.ingest().fieldId());
   }
 
   /**
@@ -194,6 +196,7 @@ final class LiveFileCache {
         fields.key() == null ? null : comparable(bound(file.lowerBounds(), fields.key()));
     Comparable<Object> maxKey =
         fields.key() == null ? null : comparable(bound(file.upperBounds(), fields.key()));
+    Long ingestMax = fields.ingest() == null ? null : bound(file.upperBounds(), fields.ingest());
     int partition = file.partition().size() == 0 ? 0 : file.partition().get(0, Integer.class);
     PlannedFile planned =
         new PlannedFile(
@@ -206,6 +209,7 @@ final class LiveFileCache {
             max,
             minKey,
             maxKey,
+            ingestMax == null ? Long.MIN_VALUE : ingestMax,
             false);
     return new LiveFile(file, planned);
   }
@@ -225,8 +229,8 @@ final class LiveFileCache {
     return (Comparable<Object>) value;
   }
 
-  /** The time column and first series-key column, whose bounds plans use. */
-  private record Fields(Types.NestedField time, Types.NestedField key) {
+  /** The time, first series-key and insertion-time columns, whose bounds plans use. */
+  private record Fields(Types.NestedField time, Types.NestedField key, Types.NestedField ingest) {
     static Fields of(Table iceberg, TableContract contract) {
       Types.NestedField time =
           contract.timeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
@@ -234,7 +238,9 @@ final class LiveFileCache {
           contract.seriesKey().isEmpty()
               ? null
               : iceberg.schema().findField(contract.seriesKey().get(0));
-      return new Fields(time, key);
+      Types.NestedField ingest =
+          contract.ingestTimeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
+      return new Fields(time, key, ingest);
     }
   }
 }

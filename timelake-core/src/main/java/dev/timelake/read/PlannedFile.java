@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * A live data file a scan reads: its location, time partition, data sequence number (commit order;
  * compaction keeps the newest of the files it merges), row count and the bounds of its time column
- * and first series-key column (null when unknown or for plain tables).
+ * and first series-key column (null when unknown or for plain tables), and its highest insertion
+ * time ({@link Long#MIN_VALUE} when the table has no insertion-time column or the bound is
+ * unknown).
  *
  * <p>A file is <em>fresh</em> when every row is newer than every row of the earlier files of its
  * partition (its lowest time is above their highest): then no earlier file can hold one of its
@@ -21,6 +23,7 @@ public record PlannedFile(
     long maxMicros,
     Comparable<Object> minKey,
     Comparable<Object> maxKey,
+    long ingestMaxMicros,
     boolean fresh) {
   public PlannedFile {
     requireNonNull(location, "location is null");
@@ -38,6 +41,7 @@ public record PlannedFile(
         maxMicros,
         minKey,
         maxKey,
+        ingestMaxMicros,
         isFresh);
   }
 

@@ -146,7 +146,8 @@ public final class Settings {
           Set.of(CREATE, TABLE),
           "0.1",
           "Once a partition's time range ended this long before the newest data, inline"
-              + " maintenance rewrites it into one sorted, duplicate-free file.");
+              + " maintenance rewrites it into one sorted, duplicate-free file; backfill into it is"
+              + " merged after compact-min-files files, or once none arrived for this long.");
   public static final Setting RETENTION =
       declare(
           "retention",

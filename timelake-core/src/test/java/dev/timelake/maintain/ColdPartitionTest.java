@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Inline maintenance rewrites a day into one file once the newest data is past the day's end plus
- * {@code compact-cold-after}, and rewrites it again only after {@code compact-min-files} backfill
- * files.
+ * {@code compact-cold-after}, and rewrites it again after {@code compact-min-files} backfill files,
+ * or once its backfill has been quiet for {@code compact-cold-after}.
  */
 class ColdPartitionTest {
   private static final String NAME = "iot.readings";
@@ -101,6 +101,32 @@ class ColdPartitionTest {
         .singleElement()
         .asString()
         .endsWith("(cold partition with 3 backfill files)");
+    assertThat(fixture.dataFiles(NAME, FIRST_DAY)).hasSize(1);
+    assertThat(fixture.query(ROWS.formatted(NAME))).isEqualTo(oracle.rows());
+  }
+
+  @Test
+  void rewritesAColdDayOnceItsBackfillHasBeenQuietForColdAfter() {
+    appendAt(DAY.plus(Duration.ofHours(10)), 1.0);
+    appendAt(DAY.plus(Duration.ofHours(11)), 2.0);
+    appendAt(NEXT_DAY.plus(Duration.ofHours(2)), 3.0);
+    AppendResult straggler = appendAt(DAY.plus(Duration.ofHours(3)), 4.0);
+    assertThat(straggler.maintenance()).isEmpty();
+    assertThat(fixture.dataFiles(NAME, FIRST_DAY)).hasSize(2);
+
+    // 58 minutes after the straggler arrived: still within compact-cold-after (1 h).
+    ingest = ingest.plus(Duration.ofMinutes(57));
+    assertThat(appendAt(NEXT_DAY.plus(Duration.ofHours(3)), 5.0).maintenance()).isEmpty();
+    assertThat(fixture.dataFiles(NAME, FIRST_DAY)).hasSize(2);
+
+    ingest = ingest.plus(Duration.ofMinutes(1));
+    AppendResult quiet = appendAt(NEXT_DAY.plus(Duration.ofHours(4)), 6.0);
+
+    assertThat(quiet.maintenance().orElseThrow().explanation())
+        .singleElement()
+        .asString()
+        .startsWith("rewrite partition " + FIRST_DAY + ": 2 files")
+        .endsWith("(cold partition with 1 quiet backfill files)");
     assertThat(fixture.dataFiles(NAME, FIRST_DAY)).hasSize(1);
     assertThat(fixture.query(ROWS.formatted(NAME))).isEqualTo(oracle.rows());
   }

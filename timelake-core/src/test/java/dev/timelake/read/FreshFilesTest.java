@@ -69,7 +69,17 @@ class FreshFilesTest {
 
   private static PlannedFile file(long sequence, int partition, long min, long max) {
     return new PlannedFile(
-        "f" + sequence + "-" + min, partition, sequence, 1, 1, min, max, null, null, false);
+        "f" + sequence + "-" + min,
+        partition,
+        sequence,
+        1,
+        1,
+        min,
+        max,
+        null,
+        null,
+        Long.MIN_VALUE,
+        false);
   }
 
   private static String explanation(Lake lake) {
