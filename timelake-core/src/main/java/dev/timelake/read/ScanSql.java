@@ -130,11 +130,6 @@ public final class ScanSql {
             + " ORDER BY "
             + winnerOrder(contract)
             + ") > 1";
-    List<String> sameCopy = new ArrayList<>();
-    for (String key : contract.keyColumns()) {
-      sameCopy.add(notDistinct(key));
-    }
-    sameCopy.add(ROW + "." + SEQUENCE + " = " + KEY + "." + SEQUENCE);
     return "SELECT "
         + columns
         + " FROM ("
@@ -146,7 +141,15 @@ public final class ScanSql {
         + ") AS "
         + KEY
         + " ON "
-        + String.join(" AND ", sameCopy);
+        + sameKey(contract)
+        + " AND "
+        + ROW
+        + "."
+        + SEQUENCE
+        + " = "
+        + KEY
+        + "."
+        + SEQUENCE;
   }
 
   /** The distinct keys the files hold. */
