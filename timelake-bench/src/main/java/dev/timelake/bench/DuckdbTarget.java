@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Plain DuckDB, its own in-memory database in UTC, over the data files of the tables' current
@@ -91,25 +90,20 @@ final class DuckdbTarget implements QueryTarget {
     long started = System.nanoTime();
     try (Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery(sql)) {
-      int columns = result.getMetaData().getColumnCount();
-      List<List<Object>> rows = keepRows ? new ArrayList<>() : null;
-      long count = 0;
-      while (result.next()) {
-        List<Object> row = keepRows ? new ArrayList<>(columns) : null;
-        for (int i = 1; i <= columns; i++) {
-          Object value = result.getObject(i);
-          if (row != null) {
-            row.add(value);
-          }
-        }
-        if (rows != null) {
-          rows.add(row);
-        }
-        count++;
-      }
-      long nanos = System.nanoTime() - started;
-      return new Execution(
-          count, nanos, rows == null ? Optional.empty() : Optional.of(new Answer(rows)), List.of());
+      Execution.Cursor<SQLException> cursor =
+          new Execution.Cursor<>() {
+            @Override
+            public boolean next() throws SQLException {
+              return result.next();
+            }
+
+            @Override
+            public Object value(int index) throws SQLException {
+              return result.getObject(index + 1);
+            }
+          };
+      return Execution.read(
+          cursor, result.getMetaData().getColumnCount(), keepRows, started, List::of);
     } catch (SQLException e) {
       throw new QueryFailedException(
           "Cannot run the query in " + configuration.label() + ": " + e.getMessage() + "\n" + sql,

@@ -3,9 +3,6 @@ package dev.timelake.bench;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 
 /** A Timelake session, rollup routing on or off; copies are removed on read. */
 final class TimelakeTarget implements QueryTarget {
@@ -44,28 +41,20 @@ final class TimelakeTarget implements QueryTarget {
   public Execution run(String sql, boolean keepRows) {
     long started = System.nanoTime();
     try (QueryResult result = session.sql(sql)) {
-      int columns = result.columnNames().size();
-      List<List<Object>> rows = keepRows ? new ArrayList<>() : null;
-      long count = 0;
-      while (result.next()) {
-        List<Object> row = keepRows ? new ArrayList<>(columns) : null;
-        for (int i = 0; i < columns; i++) {
-          Object value = result.value(i);
-          if (row != null) {
-            row.add(value);
-          }
-        }
-        if (rows != null) {
-          rows.add(row);
-        }
-        count++;
-      }
-      long nanos = System.nanoTime() - started;
-      return new Execution(
-          count,
-          nanos,
-          rows == null ? Optional.empty() : Optional.of(new Answer(rows)),
-          result.explanation());
+      Execution.Cursor<RuntimeException> cursor =
+          new Execution.Cursor<>() {
+            @Override
+            public boolean next() {
+              return result.next();
+            }
+
+            @Override
+            public Object value(int index) {
+              return result.value(index);
+            }
+          };
+      return Execution.read(
+          cursor, result.columnNames().size(), keepRows, started, result::explanation);
     }
   }
 
