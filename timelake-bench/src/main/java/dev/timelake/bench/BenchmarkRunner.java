@@ -250,7 +250,7 @@ public final class BenchmarkRunner {
       return this;
     }
 
-    /** Skips the warm-up pass: the first run is timed too (for smoke tests). */
+    /** Skips the warm-up pass: the first run is timed too (smoke tests, large scales). */
     public Builder withoutWarmUp() {
       this.warmUp = false;
       return this;

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -63,8 +64,11 @@ record Execution(long rows, long nanos, Optional<Answer> answer, List<String> ex
         explanation.get());
   }
 
+  /** Whether a line of Timelake's explanation says the query was answered from a rollup. */
+  static final Predicate<String> ROUTED_MARK = line -> line.contains("routed to rollup");
+
   /** True when Timelake answered from a rollup. */
   boolean routed() {
-    return explanation.stream().anyMatch(line -> line.contains("routed to rollup"));
+    return explanation.stream().anyMatch(ROUTED_MARK);
   }
 }

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * Runs queries in every target, side by side: an optional warm-up pass, then {@code runs} timed
  * passes, each pass running every query in every target in turn so that drift on a shared machine
  * spreads over all of them. The answers of the first pass are compared with Timelake's (routing
- * off) and then dropped, so memory holds one query's answers at a time.
+ * off) and then dropped, so memory holds one query's answers at a time. A target whose plan for a
+ * query only repeats another's (routing on, query not routed) is left out of that query.
  */
 final class QueryPhase {
   private final List<QueryTarget> targets;
@@ -44,7 +45,9 @@ final class QueryPhase {
     for (int i = 0; i < queries.size(); i++) {
       cells.add(new EnumMap<>(Configuration.class));
       for (QueryTarget target : targets) {
-        cells.get(i).put(target.configuration(), new Cell());
+        if (!target.repeatsAnother(target.sql(queries.get(i)))) {
+          cells.get(i).put(target.configuration(), new Cell());
+        }
       }
     }
     int passes = (warmUp ? 1 : 0) + runs;
@@ -63,7 +66,7 @@ final class QueryPhase {
         Map<Configuration, Answer> answers = new EnumMap<>(Configuration.class);
         for (QueryTarget target : targets) {
           Cell cell = cells.get(i).get(target.configuration());
-          if (cell.failure.isPresent()) {
+          if (cell == null || cell.failure.isPresent()) {
             continue;
           }
           try {

@@ -14,6 +14,15 @@ interface QueryTarget extends AutoCloseable {
    */
   Execution run(String sql, boolean keepRows);
 
+  /**
+   * True when running {@code sql} here would only repeat another configuration's plan, as a routed
+   * session does for a query its router declines; such a cell is not measured, which keeps large
+   * runs to the measurements that differ.
+   */
+  default boolean repeatsAnother(String sql) {
+    return false;
+  }
+
   @Override
   void close();
 }

@@ -31,7 +31,8 @@ final class ReportMarkdown {
             Locale.ROOT,
             "Each cell: min / median of %d run%s%s, in ms; (×) is the median over plain DuckDB's."
                 + " Answers: timelake, timelake-routed and duckdb-qualify must agree; plain duckdb"
-                + " keeps the copies.%n%n",
+                + " keeps the copies; timelake-routed is measured where the query is routed (elsewhere"
+                + " it runs timelake's plan).%n%n",
             report.runs(),
             report.runs() == 1 ? "" : "s",
             report.warmUp() ? " after a warm-up" : ", no warm-up"));
@@ -82,7 +83,7 @@ final class ReportMarkdown {
   private static String cell(QueryFigures query, Configuration configuration) {
     Optional<ConfigurationFigures> figures = query.of(configuration);
     if (figures.isEmpty()) {
-      return "—";
+      return configuration == Configuration.TIMELAKE_ROUTED ? "= timelake (not routed)" : "—";
     }
     if (figures.get().failure().isPresent()) {
       return "failed";

@@ -122,7 +122,11 @@ final class ReportSvg {
         Optional<Duration> median = group.medians().get(i);
         int barY = y + i * BAR;
         if (median.isEmpty()) {
-          svg.append(text(LEFT + 4, barY + BAR - 2, "start", "fill=\"#999\"", "n/a"));
+          String missing =
+              BARS.get(i) == Configuration.TIMELAKE_ROUTED && !group.routed()
+                  ? "not routed: as timelake"
+                  : "n/a";
+          svg.append(text(LEFT + 4, barY + BAR - 2, "start", "fill=\"#999\"", missing));
           continue;
         }
         double ms = median.get().toNanos() / 1e6;

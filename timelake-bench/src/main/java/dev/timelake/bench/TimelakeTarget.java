@@ -58,6 +58,25 @@ final class TimelakeTarget implements QueryTarget {
     }
   }
 
+  /** A routed session repeats the unrouted one for every query that EXPLAIN shows unrouted. */
+  @Override
+  public boolean repeatsAnother(String sql) {
+    if (configuration != Configuration.TIMELAKE_ROUTED) {
+      return false;
+    }
+    try (QueryResult plan = session.sql("EXPLAIN " + sql)) {
+      while (plan.next()) {
+        if (Execution.ROUTED_MARK.test(String.valueOf(plan.value(1)))) {
+          return false;
+        }
+      }
+      return true;
+    } catch (RuntimeException e) {
+      // The query's own run reports the failure.
+      return false;
+    }
+  }
+
   @Override
   public void close() {
     session.close();

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,9 +43,15 @@ class BenchmarkRunnerTest {
         .extracting(QueryFigures::query)
         .containsExactlyElementsOf(BenchmarkRunner.queryNames());
     for (QueryFigures query : report.queries()) {
+      List<Configuration> expected =
+          query.routed()
+              ? List.of(Configuration.values())
+              : Stream.of(Configuration.values())
+                  .filter(c -> c != Configuration.TIMELAKE_ROUTED)
+                  .toList();
       assertThat(query.configurations())
           .extracting(ConfigurationFigures::configuration)
-          .containsExactly(Configuration.values());
+          .containsExactlyElementsOf(expected);
       for (ConfigurationFigures figures : query.configurations()) {
         assertThat(figures.failure())
             .as(query.query() + " in " + figures.configuration())
@@ -84,6 +91,12 @@ class BenchmarkRunnerTest {
   }
 
   @Test
+  void measuresTheRoutedSessionOnlyWhereItRoutes() {
+    assertThat(query("hourly-20-tags").of(Configuration.TIMELAKE_ROUTED)).isPresent();
+    assertThat(query("range-stats").of(Configuration.TIMELAKE_ROUTED)).isEmpty();
+  }
+
+  @Test
   void reportsTheLoadingAndMaintenanceFigures() {
     assertThat(report.operations())
         .extracting(OperationFigure::name)
@@ -110,7 +123,11 @@ class BenchmarkRunnerTest {
     JsonNode json =
         new ObjectMapper().readTree(results.resolve(BenchmarkReport.JSON_FILE).toFile());
     assertThat(json.get("queries")).hasSize(BenchmarkRunner.queryNames().size());
-    assertThat(json.get("queries").get(0).get("configurations")).hasSize(4);
+    for (JsonNode query : json.get("queries")) {
+      int configurations = query.get("routed").asBoolean() ? 4 : 3;
+      assertThat(query.get("configurations")).hasSize(configurations);
+    }
+    assertThat(markdown).contains("= timelake (not routed)");
     byte[] svg = Files.readAllBytes(results.resolve(BenchmarkReport.SVG_FILE));
     assertThat(
             DocumentBuilderFactory.newInstance()

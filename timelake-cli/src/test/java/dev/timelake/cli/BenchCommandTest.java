@@ -55,12 +55,14 @@ class BenchCommandTest {
             "daily-stats,latest",
             "--runs",
             "1",
+            "--no-warm-up",
             "--out",
             results.toString());
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("| daily-stats | ")
         .contains("| latest | ")
+        .contains("min / median of 1 run, no warm-up")
         .doesNotContain("| gaps | 20 |")
         .contains("| bulk load (generation), earlier run | ");
     assertThat(run.err()).contains("Results written to " + results);
