@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  *
  * <pre>{@code
  * BenchmarkReport report = BenchmarkRunner.builder()
- *     .scale(Scale.MINI)
+ *     .plant(IiotGenerator.builder().scale(Scale.MINI))
  *     .runs(3)
  *     .progress(System.err::println)
  *     .build()
@@ -48,25 +48,23 @@ public final class BenchmarkRunner {
   /** The queries measured again after maintenance. */
   static final List<String> AFTER_MAINTENANCE = List.of("daily-stats", "gaps");
 
+  private final IiotGenerator plant;
   private final Scale scale;
-  private final long seed;
-  private final int hours;
   private final int runs;
   private final boolean warmUp;
   private final Set<String> queries;
   private final Consumer<String> progress;
 
   private BenchmarkRunner(Builder builder) {
-    this.scale = builder.scale;
-    this.seed = builder.seed;
-    this.hours = builder.hours;
+    this.plant = builder.plant.progress(builder.progress).build();
+    this.scale = plant.scale();
     this.runs = builder.runs;
     this.warmUp = builder.warmUp;
     this.queries = Set.copyOf(builder.queries);
     this.progress = builder.progress;
   }
 
-  /** Starts a runner: tiny scale, seed 42, 3 runs after a warm-up, every query. */
+  /** Starts a runner: the tiny plant with seed 42, 3 runs after a warm-up, every query. */
   public static Builder builder() {
     return new Builder();
   }
@@ -123,13 +121,8 @@ public final class BenchmarkRunner {
   private OperationFigure ensureData(Lake lake, Path warehouse) {
     String name = "bulk load (generation)";
     if (lake.findTable(IiotGenerator.READINGS).isEmpty()) {
-      IiotGenerator.Builder builder = IiotGenerator.builder().scale(scale).seed(seed);
-      if (hours > 0) {
-        builder.hours(hours);
-      }
-      IiotGenerator generator = builder.progress(progress).build();
-      GenerationResult result = generator.generate(lake);
-      new GenerationRecord(scale, seed, generator.hours(), result).write(warehouse);
+      GenerationResult result = plant.generate(lake);
+      new GenerationRecord(scale, plant.seed(), plant.hours(), result).write(warehouse);
       return loadFigure(name + ", this run", result);
     }
     return GenerationRecord.read(warehouse)
@@ -153,7 +146,7 @@ public final class BenchmarkRunner {
   }
 
   private long recordedSeed(Path warehouse) {
-    return GenerationRecord.read(warehouse).map(GenerationRecord::seed).orElse(seed);
+    return GenerationRecord.read(warehouse).map(GenerationRecord::seed).orElse(plant.seed());
   }
 
   private void checkPlant(Lake lake) {
@@ -211,9 +204,7 @@ public final class BenchmarkRunner {
 
   /** Builds a {@link BenchmarkRunner}. */
   public static final class Builder {
-    private Scale scale = Scale.TINY;
-    private long seed = 42;
-    private int hours;
+    private IiotGenerator.Builder plant = IiotGenerator.builder();
     private int runs = 3;
     private boolean warmUp = true;
     private final Set<String> queries = new LinkedHashSet<>();
@@ -221,23 +212,12 @@ public final class BenchmarkRunner {
 
     private Builder() {}
 
-    public Builder scale(Scale scale) {
-      this.scale = requireNonNull(scale, "scale is null");
-      return this;
-    }
-
-    /** The seed used when the plant has to be generated. */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      return this;
-    }
-
-    /** Generates only the first {@code hours} hours when the plant has to be generated. */
-    public Builder hours(int hours) {
-      if (hours < 1) {
-        throw TimelakeException.validation("Invalid hours %d: expected at least 1", hours);
-      }
-      this.hours = hours;
+    /**
+     * The plant: its scale is the one benchmarked, and it is generated (with the runner's progress)
+     * when the warehouse holds none. Default: the tiny plant, seed 42.
+     */
+    public Builder plant(IiotGenerator.Builder plant) {
+      this.plant = requireNonNull(plant, "plant is null");
       return this;
     }
 

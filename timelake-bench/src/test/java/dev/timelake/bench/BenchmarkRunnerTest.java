@@ -29,8 +29,7 @@ class BenchmarkRunnerTest {
   static void runOnce() {
     report =
         BenchmarkRunner.builder()
-            .scale(Scale.TINY)
-            .hours(12)
+            .plant(IiotGenerator.builder().scale(Scale.TINY).hours(12))
             .runs(1)
             .withoutWarmUp()
             .build()

@@ -2,6 +2,7 @@ package dev.timelake.cli;
 
 import dev.timelake.bench.BenchmarkReport;
 import dev.timelake.bench.BenchmarkRunner;
+import dev.timelake.bench.IiotGenerator;
 import dev.timelake.bench.QueryFigures;
 import dev.timelake.bench.Scale;
 import java.io.PrintStream;
@@ -98,8 +99,7 @@ final class BenchRunCommand implements Callable<Integer> {
     Progress progress = main.streams().interactive() ? new Progress(err) : null;
     BenchmarkRunner.Builder builder =
         BenchmarkRunner.builder()
-            .scale(plant)
-            .seed(seed)
+            .plant(IiotGenerator.builder().scale(plant).seed(seed))
             .runs(runs)
             .progress(progress != null ? progress::show : err::println);
     if (!queries.isEmpty()) {
