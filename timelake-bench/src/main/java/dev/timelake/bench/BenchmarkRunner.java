@@ -8,6 +8,7 @@ import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableInfo;
 import dev.timelake.TimelakeException;
+import dev.timelake.engine.SqlText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,10 +49,17 @@ public final class BenchmarkRunner {
   /** The queries measured again after maintenance. */
   static final List<String> AFTER_MAINTENANCE = List.of("daily-stats", "gaps");
 
+  private static final java.util.regex.Pattern MEMORY_SIZE =
+      java.util.regex.Pattern.compile(
+          "[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
+          java.util.regex.Pattern.CASE_INSENSITIVE);
+
   private final IiotGenerator plant;
   private final Scale scale;
   private final int runs;
   private final boolean warmUp;
+  private final boolean queriesOnly;
+  private final String memoryLimit;
   private final Set<String> queries;
   private final Consumer<String> progress;
 
@@ -60,6 +68,8 @@ public final class BenchmarkRunner {
     this.scale = plant.scale();
     this.runs = builder.runs;
     this.warmUp = builder.warmUp;
+    this.queriesOnly = builder.queriesOnly;
+    this.memoryLimit = builder.memoryLimit != null ? builder.memoryLimit : defaultMemoryLimit();
     this.queries = Set.copyOf(builder.queries);
     this.progress = builder.progress;
   }
@@ -84,6 +94,10 @@ public final class BenchmarkRunner {
     requireNonNull(warehouse, "warehouse is null");
     Instant started = Instant.now();
     try (Lake lake = Lake.open(warehouse)) {
+      try (Session session = lake.newSession();
+          QueryResult ignored = session.sql("SET memory_limit = " + SqlText.literal(memoryLimit))) {
+        // One limit for every engine of the run; the statement goes through to DuckDB.
+      }
       OperationFigure load = ensureData(lake, warehouse);
       checkPlant(lake);
       Instant[] span = span(lake);
@@ -91,10 +105,16 @@ public final class BenchmarkRunner {
       List<OperationFigure> operations = new ArrayList<>();
       operations.add(load);
       LakeOperations lakeOperations = new LakeOperations(lake);
-      progress.accept("creating rollups");
-      operations.addAll(lakeOperations.createRollups());
+      if (!queriesOnly) {
+        progress.accept("creating rollups");
+        operations.addAll(lakeOperations.createRollups());
+      }
       String data = describe(lake);
       List<QueryFigures> asLoaded = measure(lake, warehouse, selected);
+      if (queriesOnly) {
+        return new BenchmarkReport(
+            scale, machine(), started, runs, warmUp, data, asLoaded, List.of(), operations);
+      }
       progress.accept("appending one more hour");
       int nextHour = (int) Duration.between(PlantSql.START, span[1]).toHours();
       operations.add(lakeOperations.appendHour(scale, recordedSeed(warehouse), nextHour));
@@ -106,16 +126,25 @@ public final class BenchmarkRunner {
           selected.stream().filter(q -> AFTER_MAINTENANCE.contains(q.name())).toList();
       List<QueryFigures> afterMaintenance = measure(lake, warehouse, again);
       return new BenchmarkReport(
-          scale,
-          Machine.describe(),
-          started,
-          runs,
-          warmUp,
-          data,
-          asLoaded,
-          afterMaintenance,
-          operations);
+          scale, machine(), started, runs, warmUp, data, asLoaded, afterMaintenance, operations);
     }
+  }
+
+  private String machine() {
+    return Machine.describe() + ", DuckDB memory_limit " + memoryLimit + " for each of 3 engines";
+  }
+
+  /**
+   * A third of the memory the JVM's heap leaves: Timelake's engine and the two plain DuckDB
+   * databases each hold their own buffers, and three defaults of 80 % of RAM together exceed it.
+   */
+  static String defaultMemoryLimit() {
+    long physical =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    long share = (physical - Runtime.getRuntime().maxMemory()) / 3;
+    return Math.max(1, share >> 30) + "GB";
   }
 
   private OperationFigure ensureData(Lake lake, Path warehouse) {
@@ -194,8 +223,8 @@ public final class BenchmarkRunner {
     try {
       targets.add(TimelakeTarget.unrouted(lake));
       targets.add(TimelakeTarget.routed(lake));
-      targets.add(DuckdbTarget.plain(readingFiles, tagFiles));
-      targets.add(DuckdbTarget.qualified(readingFiles, tagFiles));
+      targets.add(DuckdbTarget.plain(readingFiles, tagFiles, memoryLimit));
+      targets.add(DuckdbTarget.qualified(readingFiles, tagFiles, memoryLimit));
       return new QueryPhase(targets, warmUp, runs, progress).run(selected);
     } finally {
       targets.forEach(QueryTarget::close);
@@ -207,6 +236,8 @@ public final class BenchmarkRunner {
     private IiotGenerator.Builder plant = IiotGenerator.builder();
     private int runs = 3;
     private boolean warmUp = true;
+    private boolean queriesOnly;
+    private String memoryLimit;
     private final Set<String> queries = new LinkedHashSet<>();
     private Consumer<String> progress = message -> {};
 
@@ -233,6 +264,29 @@ public final class BenchmarkRunner {
     /** Skips the warm-up pass: the first run is timed too (smoke tests, large scales). */
     public Builder withoutWarmUp() {
       this.warmUp = false;
+      return this;
+    }
+
+    /**
+     * Measures the queries on the plant as it is and changes nothing: no rollups created (existing
+     * ones are used), no append, refresh or maintenance. For comparing two builds on one plant.
+     */
+    public Builder queriesOnly() {
+      this.queriesOnly = true;
+      return this;
+    }
+
+    /**
+     * DuckDB's {@code memory_limit} for each engine of the run, e.g. {@code 6GB} (default: a third
+     * of the memory the JVM's heap leaves).
+     */
+    public Builder memoryLimit(String size) {
+      requireNonNull(size, "size is null");
+      if (!MEMORY_SIZE.matcher(size).matches()) {
+        throw TimelakeException.validation(
+            "Invalid memory limit '%s': expected a size such as 6GB or 512MB", size);
+      }
+      this.memoryLimit = size;
       return this;
     }
 

@@ -31,26 +31,27 @@ final class DuckdbTarget implements QueryTarget {
   }
 
   /** Plain DuckDB over the files of {@code readings} and {@code tags}, copies included. */
-  static DuckdbTarget plain(DataFiles readings, DataFiles tags) {
-    return open(readings, tags, Configuration.DUCKDB);
+  static DuckdbTarget plain(DataFiles readings, DataFiles tags, String memoryLimit) {
+    return open(readings, tags, Configuration.DUCKDB, memoryLimit);
   }
 
   /**
    * DuckDB over the same files keeping only the newest copy of each (key…, time), by QUALIFY on the
    * insertion time.
    */
-  static DuckdbTarget qualified(DataFiles readings, DataFiles tags) {
-    return open(readings, tags, Configuration.DUCKDB_QUALIFY);
+  static DuckdbTarget qualified(DataFiles readings, DataFiles tags, String memoryLimit) {
+    return open(readings, tags, Configuration.DUCKDB_QUALIFY, memoryLimit);
   }
 
   private static DuckdbTarget open(
-      DataFiles readings, DataFiles tags, Configuration configuration) {
+      DataFiles readings, DataFiles tags, Configuration configuration, String memoryLimit) {
     boolean qualify = configuration == Configuration.DUCKDB_QUALIFY;
     try {
       Connection connection = DriverManager.getConnection("jdbc:duckdb:");
       try (Statement statement = connection.createStatement()) {
         statement.execute("SET TimeZone = 'UTC'");
         statement.execute("SET parquet_metadata_cache = true");
+        statement.execute("SET memory_limit = " + SqlText.literal(memoryLimit));
         statement.execute("CREATE VIEW tags AS SELECT * FROM " + tags.readParquet());
         String select = "SELECT * FROM " + readings.readParquet();
         if (qualify) {

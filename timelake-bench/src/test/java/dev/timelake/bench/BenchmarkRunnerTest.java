@@ -139,6 +139,22 @@ class BenchmarkRunnerTest {
   }
 
   @Test
+  void givesEveryEngineTheSameMemoryLimitAndSaysSo() {
+    assertThat(report.machine())
+        .endsWith(
+            ", DuckDB memory_limit "
+                + BenchmarkRunner.defaultMemoryLimit()
+                + " for each of 3 engines");
+    assertThat(BenchmarkRunner.defaultMemoryLimit()).matches("[0-9]+GB");
+  }
+
+  @Test
+  void rejectsAMemoryLimitThatIsNotASize() {
+    assertThatThrownBy(() -> BenchmarkRunner.builder().memoryLimit("lots"))
+        .hasMessage("Invalid memory limit 'lots': expected a size such as 6GB or 512MB");
+  }
+
+  @Test
   void rejectsUnknownQueryNamingTheKnownOnes() {
     assertThatThrownBy(() -> BenchmarkRunner.builder().queries(List.of("daily-stats", "nope")))
         .hasMessageStartingWith("Unknown query 'nope' (queries: daily-stats, six-hourly-totals,");

@@ -80,6 +80,23 @@ final class BenchRunCommand implements Callable<Integer> {
   private boolean noWarmUp;
 
   @Option(
+      names = "--queries-only",
+      description =
+          "Measure the queries on the plant as it is and change nothing: no rollups created"
+              + " (existing ones are used), no append, refresh or maintenance. For comparing two"
+              + " builds on one plant.")
+  private boolean queriesOnly;
+
+  @Option(
+      names = "--memory-limit",
+      paramLabel = "SIZE",
+      description =
+          "DuckDB's memory_limit for each of the run's three engines (Timelake's and two plain"
+              + " DuckDB databases), e.g. 6GB (default: a third of the memory the JVM's heap"
+              + " leaves, so that together they fit).")
+  private String memoryLimit;
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description = "The results folder (default: bench-results/<scale>-<yyyyMMdd-HHmmss>).")
@@ -107,6 +124,12 @@ final class BenchRunCommand implements Callable<Integer> {
     }
     if (noWarmUp) {
       builder.withoutWarmUp();
+    }
+    if (queriesOnly) {
+      builder.queriesOnly();
+    }
+    if (memoryLimit != null) {
+      builder.memoryLimit(memoryLimit);
     }
     Path folder =
         out != null

@@ -69,6 +69,35 @@ class BenchCommandTest {
     assertThat(Files.readString(results.resolve("results.md"))).isEqualTo(run.out());
     assertThat(results.resolve("results.json")).isRegularFile();
     assertThat(results.resolve("queries.svg")).isRegularFile();
+
+    String[] queriesOnly = {
+      "bench",
+      "run",
+      "--scale",
+      "tiny",
+      "--queries",
+      "latest",
+      "--runs",
+      "1",
+      "--no-warm-up",
+      "--queries-only",
+      "--out",
+      directory.resolve("again").toString()
+    };
+    Run first = cli.run(queriesOnly);
+    Run second = cli.run(queriesOnly);
+    assertThat(first.status()).as(first.err()).isZero();
+    assertThat(first.out())
+        .contains("| latest | ")
+        .doesNotContain("maintain after the load")
+        .doesNotContain("create 1-minute rollup")
+        .doesNotContain("After `maintain`");
+    assertThat(dataLine(second.out())).isEqualTo(dataLine(first.out()));
+  }
+
+  /** The report's line on the table's rows and files. */
+  private static String dataLine(String markdown) {
+    return markdown.lines().filter(l -> l.startsWith("iiot.readings: ")).findFirst().orElseThrow();
   }
 
   @Test
