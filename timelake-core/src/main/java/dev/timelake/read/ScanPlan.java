@@ -4,10 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.timelake.table.TableContract;
 import java.util.List;
+import org.apache.iceberg.expressions.Expression;
 
 /**
  * The files one table reference reads, split into files that share keys with no other file and
- * groups of files that may share keys (which the reader deduplicates). Immutable.
+ * groups of files that may share keys (which the reader deduplicates), and the filter on time and
+ * series-key columns the files were pruned by, which the reader also applies to their rows.
+ * Immutable.
  */
 public record ScanPlan(
     TableContract contract,
@@ -15,10 +18,12 @@ public record ScanPlan(
     List<PlannedFile> independent,
     List<List<PlannedFile>> overlapping,
     int filesBeforePruning,
-    boolean deduplicated) {
+    boolean deduplicated,
+    Expression filter) {
 
   public ScanPlan {
     requireNonNull(contract, "contract is null");
+    requireNonNull(filter, "filter is null");
     independent = List.copyOf(independent);
     overlapping = overlapping.stream().map(List::copyOf).toList();
   }

@@ -22,20 +22,21 @@ public final class ScanSql {
   public static String relation(ScanPlan plan, DedupStrategy strategy) {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
+    String where = RowFilter.condition(plan.filter(), contract).map(c -> " WHERE " + c).orElse("");
     List<String> parts = new ArrayList<>();
     if (!plan.independent().isEmpty()) {
-      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()));
+      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()) + where);
     }
     for (List<PlannedFile> group : plan.overlapping()) {
       if (group.stream().allMatch(PlannedFile::fresh)) {
         // Fresh files never share a key with each other.
-        parts.add("SELECT " + columns + " FROM " + readParquet(group));
+        parts.add("SELECT " + columns + " FROM " + readParquet(group) + where);
         continue;
       }
       parts.add(
           strategy == DedupStrategy.MERGE
-              ? mergedGroup(contract, columns, group)
-              : keysFirstGroup(contract, columns, group));
+              ? mergedGroup(contract, columns, group, where)
+              : keysFirstGroup(contract, columns, group, where));
     }
     if (parts.isEmpty()) {
       return empty(contract);
@@ -51,19 +52,22 @@ public final class ScanSql {
    * late files overlap many on-time ones, this ranks a few percent of the rows.
    */
   private static String mergedGroup(
-      TableContract contract, String columns, List<PlannedFile> group) {
+      TableContract contract, String columns, List<PlannedFile> group, String where) {
     List<PlannedFile> fresh = group.stream().filter(PlannedFile::fresh).toList();
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
-    String contested = ranked(columns, notFresh);
+    String contested = ranked(columns, notFresh, where);
     String uncontested = "";
     if (!fresh.isEmpty()) {
-      String keys = "(" + heldKeys(contract, notFresh) + ")";
+      String keys = "(" + heldKeys(contract, notFresh, where) + ")";
       uncontested =
           "SELECT "
               + columns
+              + " FROM (SELECT "
+              + columns
               + " FROM "
               + readParquet(fresh)
-              + " AS "
+              + where
+              + ") AS "
               + ROW
               + " ANTI JOIN "
               + keys
@@ -74,7 +78,7 @@ public final class ScanSql {
               + " UNION ALL ";
       contested +=
           " UNION ALL SELECT * FROM ("
-              + ranked(columns, fresh)
+              + ranked(columns, fresh, where)
               + ") AS "
               + ROW
               + " SEMI JOIN "
@@ -101,18 +105,18 @@ public final class ScanSql {
    * two files is always held by a non-fresh one, so only those keys are candidates.
    */
   private static String keysFirstGroup(
-      TableContract contract, String columns, List<PlannedFile> group) {
+      TableContract contract, String columns, List<PlannedFile> group, String where) {
     String keys = SqlText.identifiers(contract.keyColumns());
     List<String> rankColumns = new ArrayList<>(contract.keyColumns());
     contract.ingestTimeColumn().ifPresent(rankColumns::add);
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
     String copies =
         "SELECT * FROM ("
-            + ranked(SqlText.identifiers(rankColumns), group)
+            + ranked(SqlText.identifiers(rankColumns), group, where)
             + ") AS "
             + ROW
             + " SEMI JOIN ("
-            + heldKeys(contract, notFresh)
+            + heldKeys(contract, notFresh, where)
             + ") AS "
             + KEY
             + " ON "
@@ -133,7 +137,7 @@ public final class ScanSql {
     return "SELECT "
         + columns
         + " FROM ("
-        + ranked(columns, group)
+        + ranked(columns, group, where)
         + ") AS "
         + ROW
         + " ANTI JOIN ("
@@ -152,12 +156,13 @@ public final class ScanSql {
         + SEQUENCE;
   }
 
-  /** The distinct keys the files hold. */
-  private static String heldKeys(TableContract contract, List<PlannedFile> files) {
+  /** The distinct keys the files hold (of the rows passing {@code where}). */
+  private static String heldKeys(TableContract contract, List<PlannedFile> files, String where) {
     return "SELECT DISTINCT "
         + SqlText.identifiers(contract.keyColumns())
         + " FROM "
-        + readParquet(files);
+        + readParquet(files)
+        + where;
   }
 
   /** Equal keys of a row and a listed key, a missing series key equal to a missing one. */
@@ -179,7 +184,7 @@ public final class ScanSql {
    * order and each row's number is looked up by DuckDB's {@code file_index}. A table with a column
    * of that name is read file by file instead.
    */
-  private static String ranked(String columns, List<PlannedFile> files) {
+  private static String ranked(String columns, List<PlannedFile> files, String where) {
     if (columns.toLowerCase(java.util.Locale.ROOT).contains("\"file_index\"")) {
       List<String> ranked = new ArrayList<>();
       for (PlannedFile file : files) {
@@ -191,7 +196,8 @@ public final class ScanSql {
                 + " AS BIGINT) AS "
                 + SEQUENCE
                 + " FROM "
-                + readParquet(List.of(file)));
+                + readParquet(List.of(file))
+                + where);
       }
       return String.join(" UNION ALL ", ranked);
     }
@@ -203,7 +209,8 @@ public final class ScanSql {
         + "] AS BIGINT[])[CAST(file_index AS BIGINT) + 1] AS "
         + SEQUENCE
         + " FROM "
-        + readParquet(files);
+        + readParquet(files)
+        + where;
   }
 
   /** Latest write first: highest insertion time, then highest data sequence number. */
