@@ -4,13 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.timelake.table.TableContract;
 import java.util.List;
-import org.apache.iceberg.expressions.Expression;
 
 /**
  * The files one table reference reads, split into files that share keys with no other file and
- * groups of files that may share keys (which the reader deduplicates), and the filter on time and
- * series-key columns the files were pruned by, which the reader also applies to their rows.
- * Immutable.
+ * groups of files that may share keys (which the reader deduplicates). Immutable.
  */
 public record ScanPlan(
     TableContract contract,
@@ -18,12 +15,10 @@ public record ScanPlan(
     List<PlannedFile> independent,
     List<List<PlannedFile>> overlapping,
     int filesBeforePruning,
-    boolean deduplicated,
-    Expression filter) {
+    boolean deduplicated) {
 
   public ScanPlan {
     requireNonNull(contract, "contract is null");
-    requireNonNull(filter, "filter is null");
     independent = List.copyOf(independent);
     overlapping = overlapping.stream().map(List::copyOf).toList();
   }

@@ -27,13 +27,13 @@ public final class ScanPlanner {
     TableContract contract = table.contract();
     Snapshot snapshot = iceberg.currentSnapshot();
     if (snapshot == null) {
-      return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate, filter);
+      return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate);
     }
     int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
     List<PlannedFile> files =
         markFresh(LiveFileCache.plannedFiles(iceberg, contract, snapshot, filter));
     if (!deduplicate || !contract.deduplicates()) {
-      return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false, filter);
+      return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false);
     }
     List<List<PlannedFile>> groups = OverlapGroups.of(files);
     List<PlannedFile> independent = new ArrayList<>();
@@ -45,8 +45,7 @@ public final class ScanPlanner {
         overlapping.add(group);
       }
     }
-    return new ScanPlan(
-        contract, snapshot.snapshotId(), independent, overlapping, total, true, filter);
+    return new ScanPlan(contract, snapshot.snapshotId(), independent, overlapping, total, true);
   }
 
   /** Every live file of the table, in commit order, marked fresh or not. */
@@ -70,11 +69,9 @@ public final class ScanPlanner {
             ? -1
             : table.iceberg().currentSnapshot().snapshotId();
     boolean dedup = deduplicate && table.contract().deduplicates() && files.size() > 1;
-    Expression all = org.apache.iceberg.expressions.Expressions.alwaysTrue();
     return dedup
-        ? new ScanPlan(
-            table.contract(), snapshot, List.of(), List.of(files), files.size(), true, all)
-        : new ScanPlan(table.contract(), snapshot, files, List.of(), files.size(), false, all);
+        ? new ScanPlan(table.contract(), snapshot, List.of(), List.of(files), files.size(), true)
+        : new ScanPlan(table.contract(), snapshot, files, List.of(), files.size(), false);
   }
 
   /**

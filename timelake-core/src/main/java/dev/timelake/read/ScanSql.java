@@ -22,21 +22,20 @@ public final class ScanSql {
   public static String relation(ScanPlan plan, DedupStrategy strategy) {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
-    String where = RowFilter.condition(plan.filter(), contract).map(c -> " WHERE " + c).orElse("");
     List<String> parts = new ArrayList<>();
     if (!plan.independent().isEmpty()) {
-      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()) + where);
+      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()));
     }
     for (List<PlannedFile> group : plan.overlapping()) {
       if (group.stream().allMatch(PlannedFile::fresh)) {
         // Fresh files never share a key with each other.
-        parts.add("SELECT " + columns + " FROM " + readParquet(group) + where);
+        parts.add("SELECT " + columns + " FROM " + readParquet(group));
         continue;
       }
       parts.add(
           strategy == DedupStrategy.MERGE
-              ? mergedGroup(contract, columns, group, where)
-              : keysFirstGroup(contract, columns, group, where));
+              ? mergedGroup(contract, columns, group)
+              : keysFirstGroup(contract, columns, group));
     }
     if (parts.isEmpty()) {
       return empty(contract);
@@ -52,22 +51,19 @@ public final class ScanSql {
    * late files overlap many on-time ones, this ranks a few percent of the rows.
    */
   private static String mergedGroup(
-      TableContract contract, String columns, List<PlannedFile> group, String where) {
+      TableContract contract, String columns, List<PlannedFile> group) {
     List<PlannedFile> fresh = group.stream().filter(PlannedFile::fresh).toList();
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
-    String contested = ranked(columns, notFresh, where);
+    String contested = ranked(columns, notFresh);
     String uncontested = "";
     if (!fresh.isEmpty()) {
-      String keys = "(" + heldKeys(contract, notFresh, where) + ")";
+      String keys = "(" + heldKeys(contract, notFresh) + ")";
       uncontested =
           "SELECT "
               + columns
-              + " FROM (SELECT "
-              + columns
               + " FROM "
               + readParquet(fresh)
-              + where
-              + ") AS "
+              + " AS "
               + ROW
               + " ANTI JOIN "
               + keys
@@ -78,7 +74,7 @@ public final class ScanSql {
               + " UNION ALL ";
       contested +=
           " UNION ALL SELECT * FROM ("
-              + ranked(columns, fresh, where)
+              + ranked(columns, fresh)
               + ") AS "
               + ROW
               + " SEMI JOIN "
@@ -105,18 +101,18 @@ public final class ScanSql {
    * two files is always held by a non-fresh one, so only those keys are candidates.
    */
   private static String keysFirstGroup(
-      TableContract contract, String columns, List<PlannedFile> group, String where) {
+      TableContract contract, String columns, List<PlannedFile> group) {
     String keys = SqlText.identifiers(contract.keyColumns());
     List<String> rankColumns = new ArrayList<>(contract.keyColumns());
     contract.ingestTimeColumn().ifPresent(rankColumns::add);
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
     String copies =
         "SELECT * FROM ("
-            + ranked(SqlText.identifiers(rankColumns), group, where)
+            + ranked(SqlText.identifiers(rankColumns), group)
             + ") AS "
             + ROW
             + " SEMI JOIN ("
-            + heldKeys(contract, notFresh, where)
+            + heldKeys(contract, notFresh)
             + ") AS "
             + KEY
             + " ON "
@@ -137,7 +133,7 @@ public final class ScanSql {
     return "SELECT "
         + columns
         + " FROM ("
-        + ranked(columns, group, where)
+        + ranked(columns, group)
         + ") AS "
         + ROW
         + " ANTI JOIN ("
@@ -156,13 +152,12 @@ public final class ScanSql {
         + SEQUENCE;
   }
 
-  /** The distinct keys the files hold (of the rows passing {@code where}). */
-  private static String heldKeys(TableContract contract, List<PlannedFile> files, String where) {
+  /** The distinct keys the files hold. */
+  private static String heldKeys(TableContract contract, List<PlannedFile> files) {
     return "SELECT DISTINCT "
         + SqlText.identifiers(contract.keyColumns())
         + " FROM "
-        + readParquet(files)
-        + where;
+        + readParquet(files);
   }
 
   /** Equal keys of a row and a listed key, a missing series key equal to a missing one. */
@@ -184,7 +179,7 @@ public final class ScanSql {
    * order and each row's number is looked up by DuckDB's {@code file_index}. A table with a column
    * of that name is read file by file instead.
    */
-  private static String ranked(String columns, List<PlannedFile> files, String where) {
+  private static String ranked(String columns, List<PlannedFile> files) {
     if (columns.toLowerCase(java.util.Locale.ROOT).contains("\"file_index\"")) {
       List<String> ranked = new ArrayList<>();
       for (PlannedFile file : files) {
@@ -196,8 +191,7 @@ public final class ScanSql {
                 + " AS BIGINT) AS "
                 + SEQUENCE
                 + " FROM "
-                + readParquet(List.of(file))
-                + where);
+                + readParquet(List.of(file)));
       }
       return String.join(" UNION ALL ", ranked);
     }
@@ -209,8 +203,7 @@ public final class ScanSql {
         + "] AS BIGINT[])[CAST(file_index AS BIGINT) + 1] AS "
         + SEQUENCE
         + " FROM "
-        + readParquet(files)
-        + where;
+        + readParquet(files);
   }
 
   /** Latest write first: highest insertion time, then highest data sequence number. */
