@@ -166,6 +166,17 @@ class DedupDifferentialTest {
     if (random.nextInt(4) == 0) {
       filters.add("tag IN ('tag" + random.nextInt(4) + "', 'tag" + random.nextInt(4) + "')");
     }
+    if (random.nextInt(5) == 0) {
+      // An OR of key terms (pruning keeps both sides), with a bound in microseconds.
+      filters.add(
+          "(tag = 'tag"
+              + random.nextInt(5)
+              + "' OR time < TIMESTAMPTZ '2026-01-01 0"
+              + random.nextInt(8)
+              + ":00:00.00000"
+              + random.nextInt(10)
+              + "+00')");
+    }
     if (random.nextInt(3) == 0) {
       filters.add("value > " + random.nextInt(100));
     }
