@@ -88,7 +88,11 @@ final class ReportSvg {
             38,
             "start",
             "fill=\"#555\"",
-            report.machine() + "; median of " + report.runs() + " runs; (r) = routed to a rollup"));
+            report.machine()
+                + "; median of "
+                + report.runs()
+                + (report.runs() == 1 ? " run" : " runs")
+                + "; (r) = routed to a rollup"));
     legend(svg);
     for (int decade = firstDecade; decade <= lastDecade; decade++) {
       double x = LEFT + axis.x(Math.pow(10, decade));
