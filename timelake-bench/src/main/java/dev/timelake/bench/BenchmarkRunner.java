@@ -2,6 +2,7 @@ package dev.timelake.bench;
 
 import static java.util.Objects.requireNonNull;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
@@ -9,6 +10,7 @@ import dev.timelake.Table;
 import dev.timelake.TableInfo;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.SqlText;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * Runs the IIoT benchmark ({@code BENCHMARK.md}) on the plant in a warehouse, generating it first
@@ -49,10 +52,9 @@ public final class BenchmarkRunner {
   /** The queries measured again after maintenance. */
   static final List<String> AFTER_MAINTENANCE = List.of("daily-stats", "gaps");
 
-  private static final java.util.regex.Pattern MEMORY_SIZE =
-      java.util.regex.Pattern.compile(
-          "[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
-          java.util.regex.Pattern.CASE_INSENSITIVE);
+  private static final Pattern MEMORY_SIZE =
+      Pattern.compile(
+          "[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)", Pattern.CASE_INSENSITIVE);
 
   private final IiotGenerator plant;
   private final Scale scale;
@@ -140,9 +142,7 @@ public final class BenchmarkRunner {
    */
   static String defaultMemoryLimit() {
     long physical =
-        ((com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-            .getTotalMemorySize();
+        ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
     long share = (physical - Runtime.getRuntime().maxMemory()) / 3;
     return Math.max(1, share >> 30) + "GB";
   }
