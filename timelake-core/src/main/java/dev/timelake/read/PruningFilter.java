@@ -1,4 +1,4 @@
-package dev.timelake.sql;
+package dev.timelake.read;
 
 import dev.timelake.ColumnType;
 import dev.timelake.engine.ConstantEvaluator;

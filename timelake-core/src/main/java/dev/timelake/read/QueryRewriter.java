@@ -1,14 +1,12 @@
-package dev.timelake.sql;
+package dev.timelake.read;
 
 import dev.timelake.catalog.LakeCatalog;
-import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.catalog.PinnedTables;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SyntaxNames;
-import dev.timelake.read.DedupStrategy;
-import dev.timelake.read.ScanPlan;
-import dev.timelake.read.ScanPlanner;
-import dev.timelake.read.ScanSql;
+import dev.timelake.table.SessionSettings;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
@@ -27,39 +25,46 @@ import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 
 /**
- * Rewrites a parsed statement for DuckDB: each Timelake table reference becomes a temporary view
- * over the files its plan reads (pruned by the WHERE clause around it, deduplicated where files may
- * share keys), and time buckets on time columns become integer arithmetic.
+ * Rewrites a parsed statement for DuckDB: each Timelake table reference becomes the relation that
+ * reads the files its plan reads (pruned by the WHERE clause around it, deduplicated where files
+ * may share keys), and time buckets on time columns become integer arithmetic. Every reference
+ * reads the snapshot its statement's {@link PinnedTables} holds for the table.
  */
-final class QueryRewriter {
+public final class QueryRewriter {
   private final LakeCatalog catalog;
+  private final PinnedTables tables;
   private final EngineConnection connection;
   private final SessionSettings settings;
   private final ConstantEvaluator constants;
   private final List<String> explanation = new ArrayList<>();
 
-  QueryRewriter(LakeCatalog catalog, EngineConnection connection, SessionSettings settings) {
+  public QueryRewriter(
+      LakeCatalog catalog,
+      PinnedTables tables,
+      EngineConnection connection,
+      SessionSettings settings) {
     this.catalog = catalog;
+    this.tables = tables;
     this.connection = connection;
     this.settings = settings;
     this.constants = new ConstantEvaluator(connection);
   }
 
   /** What the rewrite did, one line per table reference. */
-  List<String> explanation() {
+  public List<String> explanation() {
     return List.copyOf(explanation);
   }
 
   /** Rewrites {@code statement} in place and prints it as DuckDB SQL. */
-  String rewrite(Statement statement) {
+  public String rewrite(Statement statement) {
     List<TableReferences.Reference> references = TableReferences.of(statement);
-    Map<Table, LoadedTable> resolved = new IdentityHashMap<>();
+    Map<Table, PinnedTable> resolved = new IdentityHashMap<>();
     for (TableReferences.Reference reference : references) {
       resolve(reference.table()).ifPresent(table -> resolved.put(reference.table(), table));
     }
     Set<String> timeColumns = new HashSet<>();
     for (TableReferences.Reference reference : references) {
-      LoadedTable table = resolved.get(reference.table());
+      PinnedTable table = resolved.get(reference.table());
       if (table != null) {
         table.contract().timeColumn().ifPresent(c -> timeColumns.add(c.toLowerCase(Locale.ROOT)));
         replaceWithView(reference, table, resolved);
@@ -68,19 +73,19 @@ final class QueryRewriter {
     return new TimeBucketRewriter(constants, timeColumns).print(statement);
   }
 
-  private Optional<LoadedTable> resolve(Table table) {
+  private Optional<PinnedTable> resolve(Table table) {
     if (table.getName() == null || table.getNameParts().size() > 2) {
       return Optional.empty();
     }
     try {
-      return catalog.load(SyntaxNames.tableName(table));
+      return tables.find(SyntaxNames.tableName(table));
     } catch (dev.timelake.ValidationException e) {
       return Optional.empty();
     }
   }
 
   private void replaceWithView(
-      TableReferences.Reference reference, LoadedTable table, Map<Table, LoadedTable> resolved) {
+      TableReferences.Reference reference, PinnedTable table, Map<Table, PinnedTable> resolved) {
     Table node = reference.table();
     TableContract contract = table.contract();
     org.apache.iceberg.expressions.Expression filter =
@@ -111,7 +116,7 @@ final class QueryRewriter {
   private PruningFilter pruningFilter(
       TableReferences.Reference reference,
       TableContract contract,
-      Map<Table, LoadedTable> resolved) {
+      Map<Table, PinnedTable> resolved) {
     Table node = reference.table();
     Set<String> qualifiers = new HashSet<>();
     if (node.getAlias() != null) {
@@ -131,7 +136,7 @@ final class QueryRewriter {
   private static Set<String> unqualifiedKeyColumns(
       TableReferences.Reference reference,
       TableContract contract,
-      Map<Table, LoadedTable> resolved) {
+      Map<Table, PinnedTable> resolved) {
     PlainSelect select = reference.enclosing();
     List<FromItem> others = new ArrayList<>();
     if (select.getFromItem() != null && select.getFromItem() != reference.table()) {
@@ -146,7 +151,7 @@ final class QueryRewriter {
     }
     Set<String> columns = new HashSet<>(contract.keyColumns());
     for (FromItem other : others) {
-      LoadedTable otherTable = other instanceof Table t ? resolved.get(t) : null;
+      PinnedTable otherTable = other instanceof Table t ? resolved.get(t) : null;
       if (otherTable == null) {
         return Set.of();
       }

@@ -1,37 +1,44 @@
 package dev.timelake.read;
 
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 
 /**
- * Plans one table reference against the table's current snapshot: prunes files with Iceberg's
- * manifest bounds using filters on the time and series-key columns, then groups the files that may
- * share keys. Pure: reads metadata only.
+ * Plans one table reference against one snapshot of the table: prunes files with Iceberg's manifest
+ * bounds using filters on the time and series-key columns, then groups the files that may share
+ * keys. Pure: reads metadata only.
  */
 public final class ScanPlanner {
   private ScanPlanner() {}
 
   /**
-   * Plans a read of {@code table} restricted by {@code filter}, which must only use time and
-   * series-key columns, so that pruning never drops a newer copy of a key.
+   * Plans a read of {@code table} at its current snapshot restricted by {@code filter}, which must
+   * only use time and series-key columns, so that pruning never drops a newer copy of a key.
    */
   public static ScanPlan plan(LoadedTable table, Expression filter, boolean deduplicate) {
-    Table iceberg = table.iceberg();
+    return plan(PinnedTable.current(table), filter, deduplicate);
+  }
+
+  /**
+   * Plans a read of {@code table} at its pinned snapshot; see {@link #plan(LoadedTable, Expression,
+   * boolean)}.
+   */
+  public static ScanPlan plan(PinnedTable table, Expression filter, boolean deduplicate) {
     TableContract contract = table.contract();
-    Snapshot snapshot = iceberg.currentSnapshot();
+    Snapshot snapshot = table.snapshot().orElse(null);
     if (snapshot == null) {
       return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate);
     }
     int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
     List<PlannedFile> files =
-        markFresh(LiveFileCache.plannedFiles(iceberg, contract, snapshot, filter));
+        markFresh(LiveFileCache.plannedFiles(table.table().iceberg(), contract, snapshot, filter));
     if (!deduplicate || !contract.deduplicates()) {
       return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false);
     }
@@ -48,15 +55,20 @@ public final class ScanPlanner {
     return new ScanPlan(contract, snapshot.snapshotId(), independent, overlapping, total, true);
   }
 
-  /** Every live file of the table, in commit order, marked fresh or not. */
+  /** Every live file of the table's current snapshot, in commit order, marked fresh or not. */
   public static List<PlannedFile> liveFiles(LoadedTable table) {
-    Snapshot snapshot = table.iceberg().currentSnapshot();
+    return liveFiles(PinnedTable.current(table));
+  }
+
+  /** Every live file of the pinned snapshot, in commit order, marked fresh or not. */
+  public static List<PlannedFile> liveFiles(PinnedTable table) {
+    Snapshot snapshot = table.snapshot().orElse(null);
     if (snapshot == null) {
       return List.of();
     }
     return markFresh(
         LiveFileCache.plannedFiles(
-            table.iceberg(),
+            table.table().iceberg(),
             table.contract(),
             snapshot,
             org.apache.iceberg.expressions.Expressions.alwaysTrue()));

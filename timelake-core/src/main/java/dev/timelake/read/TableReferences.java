@@ -1,4 +1,4 @@
-package dev.timelake.sql;
+package dev.timelake.read;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

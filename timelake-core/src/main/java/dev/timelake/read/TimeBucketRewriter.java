@@ -1,4 +1,4 @@
-package dev.timelake.sql;
+package dev.timelake.read;
 
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;

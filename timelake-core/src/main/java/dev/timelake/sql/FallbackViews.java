@@ -8,6 +8,7 @@ import dev.timelake.engine.SqlText;
 import dev.timelake.read.DedupStrategy;
 import dev.timelake.read.ScanPlanner;
 import dev.timelake.read.ScanSql;
+import dev.timelake.table.SessionSettings;
 import dev.timelake.table.Settings;
 import java.util.HashSet;
 import java.util.Set;

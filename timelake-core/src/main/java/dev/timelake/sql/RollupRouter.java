@@ -12,6 +12,7 @@ import dev.timelake.rollup.RollupAggregate;
 import dev.timelake.rollup.RollupBuckets;
 import dev.timelake.rollup.RollupRefresher;
 import dev.timelake.rollup.RollupStore;
+import dev.timelake.table.SessionSettings;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
 import dev.timelake.table.TimePartitions;

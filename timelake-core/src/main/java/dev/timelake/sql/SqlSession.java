@@ -7,18 +7,21 @@ import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTables;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.engine.StatementParser;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.maintain.InlineMaintenance;
+import dev.timelake.read.QueryRewriter;
 import dev.timelake.rollup.Rollup;
 import dev.timelake.rollup.RollupDefinition;
 import dev.timelake.rollup.RollupDefinitions;
 import dev.timelake.rollup.RollupRefresher;
 import dev.timelake.rollup.RollupStatement;
 import dev.timelake.rollup.RollupStore;
+import dev.timelake.table.SessionSettings;
 import dev.timelake.table.TableOptions;
 import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
@@ -143,7 +146,8 @@ public final class SqlSession implements AutoCloseable {
         }
       }
     }
-    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
+    QueryRewriter rewriter =
+        new QueryRewriter(catalog, new PinnedTables(catalog), connection, settings);
     String rewritten = rewriter.rewrite(target);
     explanation.addAll(rewriter.explanation());
     return rewritten;
@@ -195,7 +199,8 @@ public final class SqlSession implements AutoCloseable {
       Select select,
       String operation) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(target));
-    QueryRewriter rewriter = new QueryRewriter(catalog, connection, settings);
+    QueryRewriter rewriter =
+        new QueryRewriter(catalog, new PinnedTables(catalog), connection, settings);
     String source = rewriter.rewrite(select);
     List<String> names = insertColumns(table, columns, source);
     String aliased =

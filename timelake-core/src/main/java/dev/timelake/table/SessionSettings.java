@@ -1,9 +1,5 @@
-package dev.timelake.sql;
+package dev.timelake.table;
 
-import dev.timelake.table.Level;
-import dev.timelake.table.Setting;
-import dev.timelake.table.Settings;
-import dev.timelake.table.TableContract;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;

@@ -1,4 +1,4 @@
-package dev.timelake.sql;
+package dev.timelake.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
