@@ -5,12 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
-import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.maintain.MaintenanceMode;
 import dev.timelake.maintain.MaintenanceOptions;
 import dev.timelake.maintain.MaintenancePlan;
 import dev.timelake.maintain.MaintenancePlanner;
 import dev.timelake.maintain.MaintenanceRunner;
+import dev.timelake.refresh.RefreshScheduler;
 import dev.timelake.table.Level;
 import dev.timelake.table.Setting;
 import dev.timelake.table.Settings;
@@ -81,8 +81,8 @@ public final class Maintenance {
       MaintenanceReport report =
           new MaintenanceRunner(current, connection, progress).run(plan, clock.instant());
       if (mode == MaintenanceMode.FULL) {
-        InlineMaintenance.refreshAllRollups(
-            catalog, catalog.require(table.name()), connection, clock.instant(), progress);
+        new RefreshScheduler(catalog, connection, progress)
+            .refreshAll(table.name(), clock.instant());
       }
       return report;
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.duckdb.DuckDBResultSet;
@@ -39,6 +40,26 @@ public final class QueryResult implements AutoCloseable {
     }
     this.columnNames = Collections.unmodifiableList(names);
     this.columnTypes = Collections.unmodifiableList(types);
+  }
+
+  /** What kind of statement ran. */
+  public StatementKind kind() {
+    return outcome.kind();
+  }
+
+  /** The rows the statement wrote (INSERT, a rollup's creation or refresh); empty for others. */
+  public OptionalLong rowCount() {
+    return outcome.rowCount();
+  }
+
+  /** How rollup routing answered each SELECT over a table with rollups. */
+  public List<RollupRoute> routes() {
+    return outcome.routes();
+  }
+
+  /** True when rollups answer (part of) some SELECT of the statement. */
+  public boolean isRouted() {
+    return outcome.routes().stream().anyMatch(RollupRoute::isRouted);
   }
 
   /** True when the statement returned rows (even zero of them). */

@@ -104,7 +104,7 @@ final class DuckdbTarget implements QueryTarget {
             }
           };
       return Execution.read(
-          cursor, result.getMetaData().getColumnCount(), keepRows, started, List::of);
+          cursor, result.getMetaData().getColumnCount(), keepRows, started, List::of, () -> false);
     } catch (SQLException e) {
       throw new QueryFailedException(
           "Cannot run the query in " + configuration.label() + ": " + e.getMessage() + "\n" + sql,

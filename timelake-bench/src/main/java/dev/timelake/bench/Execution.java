@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Predicate;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -15,8 +15,10 @@ import java.util.function.Supplier;
  * @param nanos wall-clock time from sending the query to reading its last row
  * @param answer the rows, when they were kept for comparison
  * @param explanation what Timelake did (empty for plain DuckDB)
+ * @param routed true when Timelake answered from a rollup
  */
-record Execution(long rows, long nanos, Optional<Answer> answer, List<String> explanation) {
+record Execution(
+    long rows, long nanos, Optional<Answer> answer, List<String> explanation, boolean routed) {
   Execution {
     requireNonNull(answer, "answer is null");
     explanation = List.copyOf(explanation);
@@ -39,7 +41,8 @@ record Execution(long rows, long nanos, Optional<Answer> answer, List<String> ex
       int columns,
       boolean keepRows,
       long startedNanos,
-      Supplier<List<String>> explanation)
+      Supplier<List<String>> explanation,
+      BooleanSupplier routed)
       throws E {
     List<List<Object>> rows = keepRows ? new ArrayList<>() : null;
     long count = 0;
@@ -61,14 +64,7 @@ record Execution(long rows, long nanos, Optional<Answer> answer, List<String> ex
         count,
         nanos,
         rows == null ? Optional.empty() : Optional.of(new Answer(rows)),
-        explanation.get());
-  }
-
-  /** Whether a line of Timelake's explanation says the query was answered from a rollup. */
-  static final Predicate<String> ROUTED_MARK = line -> line.contains("routed to rollup");
-
-  /** True when Timelake answered from a rollup. */
-  boolean routed() {
-    return explanation.stream().anyMatch(ROUTED_MARK);
+        explanation.get(),
+        routed.getAsBoolean());
   }
 }

@@ -54,7 +54,12 @@ final class TimelakeTarget implements QueryTarget {
             }
           };
       return Execution.read(
-          cursor, result.columnNames().size(), keepRows, started, result::explanation);
+          cursor,
+          result.columnNames().size(),
+          keepRows,
+          started,
+          result::explanation,
+          result::isRouted);
     }
   }
 
@@ -65,12 +70,7 @@ final class TimelakeTarget implements QueryTarget {
       return false;
     }
     try (QueryResult plan = session.sql("EXPLAIN " + sql)) {
-      while (plan.next()) {
-        if (Execution.ROUTED_MARK.test(String.valueOf(plan.value(1)))) {
-          return false;
-        }
-      }
-      return true;
+      return !plan.isRouted();
     } catch (RuntimeException e) {
       // The query's own run reports the failure.
       return false;

@@ -82,17 +82,19 @@ class BenchmarkRunnerTest {
   }
 
   @Test
-  void routesTheHourlyQueriesToTheHourlyRollup() {
+  void routesTheBucketedAndRangeQueriesToTheRollups() {
     assertThat(query("hourly-20-tags").routed()).isTrue();
     assertThat(query("m4-hourly").routed()).isTrue();
-    assertThat(query("range-stats").routed()).isFalse();
+    assertThat(query("six-hourly-totals").routed()).isTrue();
+    assertThat(query("range-stats").routed()).isTrue();
+    assertThat(query("day-stats").routed()).isTrue();
     assertThat(query("twa-daily").routed()).isFalse();
   }
 
   @Test
   void measuresTheRoutedSessionOnlyWhereItRoutes() {
     assertThat(query("hourly-20-tags").of(Configuration.TIMELAKE_ROUTED)).isPresent();
-    assertThat(query("range-stats").of(Configuration.TIMELAKE_ROUTED)).isEmpty();
+    assertThat(query("twa-daily").of(Configuration.TIMELAKE_ROUTED)).isEmpty();
   }
 
   @Test

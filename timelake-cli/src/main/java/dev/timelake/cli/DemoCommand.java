@@ -3,6 +3,7 @@ package dev.timelake.cli;
 import dev.timelake.Lake;
 import dev.timelake.MaintenanceReport;
 import dev.timelake.QueryResult;
+import dev.timelake.RollupRoute;
 import dev.timelake.Session;
 import dev.timelake.bench.GenerationResult;
 import dev.timelake.bench.IiotGenerator;
@@ -125,9 +126,15 @@ final class DemoCommand extends LakeCommand {
         out().println(result.message());
       }
       long millis = (System.nanoTime() - started) / 1_000_000;
-      result.explanation().stream()
-          .filter(line -> line.startsWith("routed") || line.startsWith("not routed"))
-          .forEach(line -> out().println("   (" + line + ")"));
+      for (RollupRoute route : result.routes()) {
+        out()
+            .println(
+                route.isRouted()
+                    ? "   (answered from rollup "
+                        + String.join(", ", route.rollups().stream().map(Object::toString).toList())
+                        + ")"
+                    : "   (not routed: " + route.reason().orElse("") + ")");
+      }
       out().printf("   %d ms%n%n", millis);
     }
   }

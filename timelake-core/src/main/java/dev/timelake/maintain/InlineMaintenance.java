@@ -1,21 +1,18 @@
 package dev.timelake.maintain;
 
 import dev.timelake.MaintenanceReport;
+import dev.timelake.RefreshReport;
 import dev.timelake.TableName;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
-import dev.timelake.rollup.Rollup;
-import dev.timelake.rollup.RollupRefresher;
-import dev.timelake.rollup.RollupStore;
-import dev.timelake.table.Durations;
+import dev.timelake.refresh.RefreshScheduler;
 import dev.timelake.table.Settings;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.iceberg.Snapshot;
 
 /**
  * Maintenance after an append, when the table's thresholds are crossed. It runs on the newest table
@@ -57,9 +54,8 @@ public final class InlineMaintenance {
   }
 
   /**
-   * Refreshes each rollup of {@code raw} whose last refresh is older than its {@code
-   * rollup-refresh-interval} ({@code off}: never inline), so a busy table does not commit to its
-   * rollups on every append.
+   * Refreshes the rollups of {@code raw} that are due (narrowest first), then runs each refreshed
+   * rollup's own inline maintenance, since the refresh appended to it.
    */
   static void refreshDueRollups(
       LakeCatalog catalog,
@@ -67,51 +63,26 @@ public final class InlineMaintenance {
       EngineConnection connection,
       Instant now,
       Consumer<String> progress) {
-    for (Rollup rollup : RollupStore.rollupsOf(catalog, raw)) {
-      String interval =
-          rollup.table().contract().setting(Settings.ROLLUP_REFRESH_INTERVAL).orElse("1m");
-      if (interval.equals("off")) {
-        continue;
-      }
-      Snapshot last = rollup.table().iceberg().currentSnapshot();
-      long dueAt =
-          last == null
-              ? Long.MIN_VALUE
-              : last.timestampMillis() + Durations.parse(interval).toMillis();
-      if (now.toEpochMilli() >= dueAt) {
-        new RollupRefresher(catalog, connection, progress).refresh(rollup, now);
-        maintainRollup(catalog, rollup, connection, now, progress);
-      }
+    for (RefreshReport refreshed :
+        new RefreshScheduler(catalog, connection, progress).refreshDue(raw.name(), now)) {
+      maintainRollup(catalog, refreshed.rollup(), connection, now, progress);
     }
   }
 
   /** A rollup's own inline maintenance after a refresh appended to it. */
   private static void maintainRollup(
       LakeCatalog catalog,
-      Rollup rollup,
+      TableName rollup,
       EngineConnection connection,
       Instant now,
       Consumer<String> progress) {
-    LoadedTable table = catalog.require(rollup.name());
+    LoadedTable table = catalog.require(rollup);
     MaintenancePlan plan =
         MaintenancePlanner.plan(
             table,
-            new MaintenanceOptions(
-                MaintenanceMode.INLINE, now, java.util.Set.of(), Map.of(), Map.of()));
+            new MaintenanceOptions(MaintenanceMode.INLINE, now, Set.of(), Map.of(), Map.of()));
     if (!plan.isEmpty()) {
       new MaintenanceRunner(table, connection, progress).run(plan, now);
-    }
-  }
-
-  /** Refreshes every rollup of {@code raw} now (maintain and REFRESH always refresh). */
-  public static void refreshAllRollups(
-      LakeCatalog catalog,
-      LoadedTable raw,
-      EngineConnection connection,
-      Instant now,
-      Consumer<String> progress) {
-    for (Rollup rollup : RollupStore.rollupsOf(catalog, raw)) {
-      new RollupRefresher(catalog, connection, progress).refresh(rollup, now);
     }
   }
 }

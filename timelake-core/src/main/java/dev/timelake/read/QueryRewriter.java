@@ -43,11 +43,24 @@ public final class QueryRewriter {
       PinnedTables tables,
       EngineConnection connection,
       SessionSettings settings) {
+    this(catalog, tables, connection, settings, new ConstantEvaluator(connection));
+  }
+
+  /**
+   * A rewriter sharing {@code constants} with the rest of the statement's planning, so a volatile
+   * constant such as {@code now()} has one value throughout.
+   */
+  public QueryRewriter(
+      LakeCatalog catalog,
+      PinnedTables tables,
+      EngineConnection connection,
+      SessionSettings settings,
+      ConstantEvaluator constants) {
     this.catalog = catalog;
     this.tables = tables;
     this.connection = connection;
     this.settings = settings;
-    this.constants = new ConstantEvaluator(connection);
+    this.constants = constants;
   }
 
   /** What the rewrite did, one line per table reference. */

@@ -19,9 +19,9 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  * Finds every table reference in a statement's syntax tree together with the SELECT whose FROM
  * clause holds it (for its WHERE filters). Names of common table expressions are not tables.
  */
-final class TableReferences extends TablesNamesFinder<Void> {
+public final class TableReferences extends TablesNamesFinder<Void> {
   /** A table node and the SELECT that reads it (null outside a SELECT). */
-  record Reference(Table table, PlainSelect enclosing) {}
+  public record Reference(Table table, PlainSelect enclosing) {}
 
   private final Deque<PlainSelect> selects = new ArrayDeque<>();
   private final List<Reference> references = new ArrayList<>();
@@ -32,7 +32,7 @@ final class TableReferences extends TablesNamesFinder<Void> {
   }
 
   /** Every table reference of the statement, in visiting order. */
-  static List<Reference> of(Statement statement) {
+  public static List<Reference> of(Statement statement) {
     TableReferences finder = new TableReferences();
     statement.accept((net.sf.jsqlparser.statement.StatementVisitor<Void>) finder, null);
     List<Reference> tables = new ArrayList<>();

@@ -2,17 +2,14 @@ package dev.timelake.read;
 
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
+import dev.timelake.engine.SyntaxTrees;
+import dev.timelake.time.BucketGrid;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
-import net.sf.jsqlparser.expression.LongValue;
-import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
-import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
-import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
-import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 
@@ -23,23 +20,20 @@ import net.sf.jsqlparser.statement.Statement;
  * result in UTC for every fixed width (no months). Origins: DuckDB's {@code time_bucket} default
  * (2000-01-03, a Monday) and the epoch for {@code date_bin}, as in DataFusion.
  */
-final class TimeBucketRewriter {
-  /** DuckDB's default origin for time_bucket with day or time widths, in µs. */
-  static final long TIME_BUCKET_ORIGIN_MICROS = 946_857_600_000_000L;
-
+public final class TimeBucketRewriter {
   private final ConstantEvaluator constants;
   private final Set<String> timeColumns;
 
   /**
    * @param timeColumns lower-case names of the time columns of Timelake tables in the statement
    */
-  TimeBucketRewriter(ConstantEvaluator constants, Set<String> timeColumns) {
+  public TimeBucketRewriter(ConstantEvaluator constants, Set<String> timeColumns) {
     this.constants = constants;
     this.timeColumns = timeColumns;
   }
 
   /** Prints the statement with every eligible call rewritten. */
-  String print(Statement statement) {
+  public String print(Statement statement) {
     return SyntaxPrinter.print(statement, this::rewriteCall);
   }
 
@@ -66,7 +60,8 @@ final class TimeBucketRewriter {
     if (widthMicros.isEmpty() || widthMicros.get() <= 0) {
       return false;
     }
-    long origin = timeBucket ? TIME_BUCKET_ORIGIN_MICROS : 0;
+    long origin =
+        timeBucket ? BucketGrid.TIME_BUCKET_ORIGIN_MICROS : BucketGrid.EPOCH_ORIGIN_MICROS;
     if (parameters.size() == 3) {
       Expression third = parameters.get(2);
       Optional<Long> originMicros =
@@ -108,20 +103,6 @@ final class TimeBucketRewriter {
 
   /** {@code us - floorMod(us - origin, width)} where {@code us = epoch_us(column)}. */
   static Expression bucketStart(Column column, long width, long origin) {
-    Expression micros = new Function("epoch_us", column);
-    Expression shifted =
-        origin == 0
-            ? micros
-            : new ParenthesedExpressionList<Expression>(
-                new Subtraction(micros, new LongValue(origin)));
-    Expression remainder =
-        new ParenthesedExpressionList<Expression>(new Modulo(shifted, new LongValue(width)));
-    Expression positive =
-        new ParenthesedExpressionList<Expression>(
-            new Modulo(
-                new ParenthesedExpressionList<Expression>(
-                    new Addition(remainder, new LongValue(width))),
-                new LongValue(width)));
-    return new Subtraction(new Function("epoch_us", column), positive);
+    return SyntaxTrees.bucketStartMicros(new Function("epoch_us", column), width, origin);
   }
 }

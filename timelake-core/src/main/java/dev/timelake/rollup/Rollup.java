@@ -4,51 +4,60 @@ import static java.util.Objects.requireNonNull;
 
 import dev.timelake.TableName;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
 import dev.timelake.table.Durations;
 import dev.timelake.table.Settings;
 import dev.timelake.table.SnapshotSummaries;
+import dev.timelake.table.TableContract;
+import dev.timelake.time.BucketGrid;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.Snapshot;
 
 /**
- * A rollup as stored: its table, the raw table it aggregates, grouping columns, bucket width and
- * origin, and stored aggregates, read from the rollup table's properties; plus the raw snapshot its
- * current rows reflect.
+ * A rollup as stored, at one pinned snapshot of its table: the raw table it aggregates, grouping
+ * columns, bucket grid and stored aggregates (read from the table's properties), and the raw
+ * snapshot its rows reflect (read from the pinned snapshot's summary).
  */
 public record Rollup(
-    LoadedTable table,
+    PinnedTable table,
     TableName source,
     List<String> keys,
     String bucketColumn,
-    long widthMicros,
-    long originMicros,
-    List<RollupAggregate> aggregates) {
+    BucketGrid grid,
+    List<StoredAggregate> aggregates) {
 
   public Rollup {
     requireNonNull(table, "table is null");
     requireNonNull(source, "source is null");
     keys = List.copyOf(keys);
+    requireNonNull(grid, "grid is null");
     aggregates = List.copyOf(aggregates);
   }
 
-  /** The rollup stored in {@code table}, if it is one. */
+  /** The rollup stored in {@code table} at its current snapshot, if it is one. */
   public static Optional<Rollup> of(LoadedTable table) {
+    return of(PinnedTable.current(table));
+  }
+
+  /** The rollup stored in {@code table} at the pinned snapshot, if it is one. */
+  public static Optional<Rollup> of(PinnedTable table) {
     Map<String, String> settings = table.contract().settings();
     String source = settings.get(Settings.ROLLUP_SOURCE.name());
     if (source == null) {
       return Optional.empty();
     }
+    long width = Durations.parse(settings.get(Settings.ROLLUP_BUCKET.name())).toNanos() / 1000;
+    long origin = Long.parseLong(settings.getOrDefault(Settings.ROLLUP_ORIGIN.name(), "0"));
     return Optional.of(
         new Rollup(
             table,
             TableName.parse(source),
             table.contract().seriesKey(),
             table.contract().timeColumn().orElseThrow(),
-            Durations.parse(settings.get(Settings.ROLLUP_BUCKET.name())).toNanos() / 1000,
-            Long.parseLong(settings.getOrDefault(Settings.ROLLUP_ORIGIN.name(), "0")),
-            RollupDefinition.parseAggregates(settings.get(Settings.ROLLUP_AGGREGATES.name()))));
+            BucketGrid.of(width, origin),
+            AggregateJson.read(
+                settings.get(Settings.ROLLUP_AGGREGATES.name()), table.name().toString())));
   }
 
   /** The rollup's name. */
@@ -56,7 +65,12 @@ public record Rollup(
     return table.name();
   }
 
-  /** The raw snapshot the current rows reflect, or -1 when none. */
+  /** The rollup table's contract. */
+  public TableContract contract() {
+    return table.contract();
+  }
+
+  /** The raw snapshot the pinned rows reflect, or -1 when none. */
   public long sourceSnapshot() {
     return record(SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT);
   }
@@ -67,15 +81,11 @@ public record Rollup(
   }
 
   private long record(String key) {
-    Snapshot current = table.iceberg().currentSnapshot();
-    if (current == null) {
-      return -1;
-    }
-    return Long.parseLong(current.summary().getOrDefault(key, "-1"));
+    return Long.parseLong(table.summary(key).orElse("-1"));
   }
 
-  /** The aggregate computing {@code function(column)}, if stored. */
-  public Optional<RollupAggregate> find(String function, Optional<String> column) {
-    return aggregates.stream().filter(a -> a.sameAs(function, column)).findFirst();
+  /** The stored aggregate computing {@code call}, if any. */
+  public Optional<StoredAggregate> find(AggregateCall call) {
+    return aggregates.stream().filter(a -> a.call().equals(call)).findFirst();
   }
 }

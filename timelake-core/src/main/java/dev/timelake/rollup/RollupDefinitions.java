@@ -1,58 +1,55 @@
 package dev.timelake.rollup;
 
-import dev.timelake.Column;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
-import dev.timelake.catalog.LakeCatalog;
-import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.StatementParser;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.table.TableContract;
 import dev.timelake.table.TableOptions;
+import dev.timelake.time.BucketGrid;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.Function;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.AllValue;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.GroupByElement;
-import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * Validates a rollup's SELECT against its raw table and turns it into a {@link RollupDefinition}.
- * The rules: one Timelake time-series table, no WHERE, join or subquery; one {@code time_bucket} or
- * {@code date_bin} of the time column with a fixed width and the default origin; grouping by
- * series-key columns that are selected; aggregates count(*), count(x), sum, min, max, avg, and
- * first_value / last_value ordered by the time column. Each error names the offending part.
+ * The rules: one Timelake time-series table, no WHERE, join or subquery; one bucket of the time
+ * column with a fixed width ({@link BucketSpellings}); grouping by series-key columns that are
+ * selected; aggregates of the {@link Aggregates} registry. An average is stored with a count of its
+ * column, added when the SELECT has none, so coarser queries can merge it. Each error names the
+ * offending part.
  */
 public final class RollupDefinitions {
-  private static final Set<String> AGGREGATES =
-      Set.of("count", "sum", "min", "max", "avg", "first_value", "last_value");
-
   private RollupDefinitions() {}
 
-  /** Validates a CREATE MATERIALIZED ROLLUP statement. */
+  /**
+   * Validates a CREATE MATERIALIZED ROLLUP statement; {@code tables} gives the contract of a table
+   * by name and throws when it does not exist.
+   */
   public static RollupDefinition define(
-      RollupStatement statement, LakeCatalog catalog, ConstantEvaluator constants) {
+      RollupStatement statement,
+      Function<TableName, TableContract> tables,
+      ConstantEvaluator constants) {
     TableName name = statement.name();
     PlainSelect select = parse(name, statement.select());
-    Table from = singleTable(name, select);
-    TableName sourceName = SyntaxNames.tableName(from);
-    LoadedTable source = catalog.require(sourceName);
-    TableContract raw = source.contract();
+    TableName sourceName = SyntaxNames.tableName(singleTable(name, select));
+    TableContract raw = tables.apply(sourceName);
     String time =
         raw.timeColumn()
             .orElseThrow(
@@ -63,42 +60,40 @@ public final class RollupDefinitions {
                         sourceName));
     Map<String, String> outputs = new LinkedHashMap<>();
     List<String> keys = new ArrayList<>();
-    List<RollupAggregate> aggregates = new ArrayList<>();
+    List<StoredAggregate> aggregates = new ArrayList<>();
     String bucketColumn = null;
-    long width = 0;
+    BucketGrid grid = null;
     long origin = 0;
     for (SelectItem<?> item : select.getSelectItems()) {
       Expression expression = item.getExpression();
       String alias =
           item.getAlias() == null ? null : SyntaxNames.unquote(item.getAlias().getName());
+      Optional<net.sf.jsqlparser.schema.Column> column = SyntaxNames.column(expression);
       if (expression instanceof AllColumns) {
         throw rejected(
             name, "select the grouping columns, the bucket and aggregates by name, not *");
-      }
-      if (expression instanceof net.sf.jsqlparser.schema.Column column) {
-        String key = keyColumn(name, raw, SyntaxNames.unquote(column.getColumnName()));
+      } else if (column.isPresent()) {
+        String key = keyColumn(name, raw, SyntaxNames.unquote(column.get().getColumnName()));
         keys.add(key);
         addOutput(name, outputs, alias == null ? key : alias, "column " + key);
-      } else if (expression instanceof Function function && isBucket(function)) {
+      } else if (BucketSpellings.isBucketCall(expression)) {
         if (bucketColumn != null) {
-          throw rejected(
-              name, "only one time_bucket or date_bin is allowed, found a second: %s", function);
+          throw rejected(name, "only one bucket is allowed, found a second: %s", expression);
         }
-        long[] widthAndOrigin = bucket(name, function, time, constants);
-        width = widthAndOrigin[0];
-        origin = widthAndOrigin[1];
+        grid = bucket(name, expression, time, constants);
+        origin = spelledOrigin(expression, grid);
         bucketColumn = alias == null ? "bucket" : alias;
         addOutput(name, outputs, bucketColumn, "the bucket");
-      } else if (expression instanceof Function function) {
-        RollupAggregate aggregate = aggregate(name, raw, function, alias, time);
+      } else if (expression instanceof net.sf.jsqlparser.expression.Function function) {
+        StoredAggregate aggregate = aggregate(name, raw, function, alias);
         addOutput(name, outputs, aggregate.name(), function.toString());
         aggregates.add(aggregate);
       } else {
         throw rejected(
             name,
-            "'%s' is neither a grouping column, the bucket, nor one of the aggregates count(*),"
-                + " count(x), sum, min, max, avg, first_value, last_value",
-            expression);
+            "'%s' is neither a grouping column, the bucket, nor one of the aggregates %s",
+            expression,
+            Aggregates.allowed(time));
       }
     }
     if (bucketColumn == null) {
@@ -109,12 +104,13 @@ public final class RollupDefinitions {
       throw rejected(name, "select at least one aggregate");
     }
     checkGroupBy(name, select, keys, bucketColumn);
+    addCompanions(aggregates, outputs, raw);
     return new RollupDefinition(
         name,
         sourceName,
         keys,
         bucketColumn,
-        width,
+        grid,
         origin,
         aggregates,
         options(name, statement.with()),
@@ -178,91 +174,63 @@ public final class RollupDefinitions {
                     String.join(", ", raw.seriesKey())));
   }
 
-  static boolean isBucket(Function function) {
-    String functionName = function.getName().toLowerCase(Locale.ROOT);
-    return functionName.equals("time_bucket") || functionName.equals("date_bin");
+  private static BucketGrid bucket(
+      TableName name, Expression expression, String time, ConstantEvaluator constants) {
+    try {
+      return BucketSpellings.grid(expression, time, constants)
+          .orElseThrow(() -> rejected(name, "%s must bucket the time column %s", expression, time));
+    } catch (UnsupportedPart e) {
+      throw rejected(name, "%s", e.getMessage());
+    }
   }
 
-  private static long[] bucket(
-      TableName name, Function function, String time, ConstantEvaluator constants) {
-    ExpressionList<?> parameters = function.getParameters();
-    if (parameters == null || parameters.size() != 2) {
-      throw rejected(
-          name,
-          "%s must have two arguments (width, %s); origins are not supported",
-          function,
-          time);
-    }
-    if (!(parameters.get(1) instanceof net.sf.jsqlparser.schema.Column column)
-        || !SyntaxNames.unquote(column.getColumnName()).equalsIgnoreCase(time)) {
-      throw rejected(name, "%s must bucket the time column %s", function, time);
-    }
-    long width =
-        constants
-            .fixedWidthMicros(parameters.get(0))
-            .orElseThrow(
-                () ->
-                    rejected(
-                        name,
-                        "bucket width %s must be a fixed interval such as INTERVAL '1 minute'"
-                            + " (months and years are not supported)",
-                        parameters.get(0)));
-    boolean timeBucket = function.getName().equalsIgnoreCase("time_bucket");
-    return new long[] {width, timeBucket ? RollupBuckets.TIME_BUCKET_ORIGIN_MICROS : 0};
+  /**
+   * The origin as the definition spelled it, kept in the rollup's properties: DuckDB's default for
+   * {@code time_bucket} unless another is given; the grid's own origin otherwise.
+   */
+  private static long spelledOrigin(Expression expression, BucketGrid grid) {
+    net.sf.jsqlparser.expression.Function function =
+        (net.sf.jsqlparser.expression.Function) expression;
+    boolean defaultTimeBucket =
+        function.getName().equalsIgnoreCase("time_bucket") && function.getParameters().size() == 2;
+    return defaultTimeBucket ? BucketGrid.TIME_BUCKET_ORIGIN_MICROS : grid.originMicros();
   }
 
-  private static RollupAggregate aggregate(
-      TableName name, TableContract raw, Function function, String alias, String time) {
-    String functionName = function.getName().toLowerCase(Locale.ROOT);
-    if (!AGGREGATES.contains(functionName)) {
-      throw rejected(
-          name,
-          "aggregate %s is not supported (allowed: count(*), count(x), sum, min, max, avg,"
-              + " first_value and last_value ordered by %s)",
-          function,
-          time);
+  private static StoredAggregate aggregate(
+      TableName name,
+      TableContract raw,
+      net.sf.jsqlparser.expression.Function function,
+      String alias) {
+    AggregateCall call;
+    try {
+      call = Aggregates.parse(function, raw);
+    } catch (UnsupportedPart e) {
+      throw rejected(name, "%s", e.getMessage());
     }
-    if (function.isDistinct()) {
-      throw rejected(name, "DISTINCT is not allowed in aggregate %s", function);
-    }
-    Optional<String> column = Optional.empty();
-    if (function.isAllColumns()
-        || (function.getParameters() != null
-            && function.getParameters().size() == 1
-            && function.getParameters().get(0) instanceof AllColumns)) {
-      if (!functionName.equals("count")) {
-        throw rejected(name, "only count may take *, found %s", function);
+    return new StoredAggregate(alias == null ? defaultName(call) : alias, call);
+  }
+
+  /** {@code avg_value}, {@code count}, {@code count_value}. */
+  private static String defaultName(AggregateCall call) {
+    return call.column().map(c -> call.function() + "_" + c).orElse(call.function());
+  }
+
+  /** Adds what each aggregate needs to merge (a count for an average), named after the default. */
+  private static void addCompanions(
+      List<StoredAggregate> aggregates, Map<String, String> outputs, TableContract raw) {
+    for (StoredAggregate aggregate : List.copyOf(aggregates)) {
+      List<AggregateCall> stored = aggregates.stream().map(StoredAggregate::call).toList();
+      Optional<AggregateCall> companion =
+          Aggregates.of(aggregate.call()).companion(aggregate.call(), stored, raw);
+      if (companion.isPresent()) {
+        String output = defaultName(companion.get());
+        while (outputs.containsKey(output.toLowerCase(Locale.ROOT))) {
+          output = "_" + output;
+        }
+        outputs.put(output.toLowerCase(Locale.ROOT), companion.get().toString());
+        aggregates.add(new StoredAggregate(output, companion.get()));
       }
-    } else {
-      ExpressionList<?> parameters = function.getParameters();
-      if (parameters == null
-          || parameters.size() != 1
-          || !(parameters.get(0) instanceof net.sf.jsqlparser.schema.Column argument)) {
-        throw rejected(name, "aggregate %s must take one column of %s", function, raw.name());
-      }
-      Column rawColumn = raw.column(SyntaxNames.unquote(argument.getColumnName()));
-      column = Optional.of(rawColumn.name());
     }
-    boolean ordered = functionName.equals("first_value") || functionName.equals("last_value");
-    List<OrderByElement> order = function.getOrderByElements();
-    if (ordered) {
-      if (order == null
-          || order.size() != 1
-          || !order.get(0).isAsc()
-          || !SyntaxNames.unquote(order.get(0).getExpression().toString()).equalsIgnoreCase(time)) {
-        throw rejected(
-            name,
-            "%s must be ordered by the time column: %s(x ORDER BY %s)",
-            function,
-            functionName,
-            time);
-      }
-    } else if (order != null && !order.isEmpty()) {
-      throw rejected(
-          name, "ORDER BY is only allowed in first_value and last_value, found %s", function);
-    }
-    String defaultName = column.map(c -> functionName + "_" + c).orElse(functionName);
-    return new RollupAggregate(alias == null ? defaultName : alias, functionName, column);
   }
 
   private static void checkGroupBy(
@@ -291,7 +259,7 @@ public final class RollupDefinitions {
           throw rejected(name, "GROUP BY %d is not a select position", ordinal.getValue());
         }
         group = selected.get(index);
-      } else if (expression instanceof Function function && isBucket(function)) {
+      } else if (BucketSpellings.isBucketCall(expression)) {
         group = bucketColumn;
       } else {
         group = SyntaxNames.unquote(expression.toString());

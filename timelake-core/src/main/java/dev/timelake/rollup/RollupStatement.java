@@ -35,6 +35,8 @@ public record RollupStatement(
   private static final Pattern DROP =
       Pattern.compile(
           "(?is)^\\s*DROP\\s+MATERIALIZED\\s+ROLLUP\\s+(IF\\s+EXISTS\\s+)?" + NAME + "\\s*$");
+  private static final Pattern EXPLAIN =
+      Pattern.compile("(?is)^\\s*EXPLAIN\\s+(REFRESH\\s+MATERIALIZED\\s+ROLLUP\\s+.*)$");
   private static final Pattern TRAILING_WITH =
       Pattern.compile("(?is)^(.*\\S)\\s+WITH\\s*\\((.*)\\)\\s*$");
 
@@ -45,8 +47,20 @@ public record RollupStatement(
     requireNonNull(with, "with is null");
   }
 
+  /**
+   * The refresh {@code sql} explains, if it is {@code EXPLAIN REFRESH MATERIALIZED ROLLUP name}: a
+   * dry run that shows the refresh's plan.
+   */
+  public static Optional<RollupStatement> parseExplained(String sql) {
+    Matcher explain = EXPLAIN.matcher(sql);
+    return explain.matches() ? parse(explain.group(1)) : Optional.empty();
+  }
+
   /** The statement, if {@code sql} is one of the rollup statements. */
   public static Optional<RollupStatement> parse(String sql) {
+    if (EXPLAIN.matcher(sql).matches()) {
+      return Optional.empty();
+    }
     String upper = sql.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
     if (!upper.contains("MATERIALIZED ROLLUP")) {
       return Optional.empty();

@@ -9,6 +9,7 @@ import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTables;
 import dev.timelake.table.Durations;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
@@ -42,15 +43,17 @@ public final class RollupStore {
       table.column(raw.contract().column(key).asRequired());
     }
     table.column(Column.required(definition.bucketColumn(), ColumnType.TIMESTAMPTZ));
-    for (RollupAggregate aggregate : definition.aggregates()) {
-      table.column(Column.nullable(aggregate.name(), storedType(raw.contract(), aggregate)));
+    for (StoredAggregate aggregate : definition.aggregates()) {
+      ColumnType type =
+          Aggregates.of(aggregate.call()).storedType(aggregate.call(), raw.contract());
+      table.column(Column.nullable(aggregate.name(), type));
     }
     table.timeColumn(definition.bucketColumn());
     if (!definition.keys().isEmpty()) {
       table.seriesKey(definition.keys().toArray(String[]::new));
     }
     table.withoutIngestTime();
-    table.option("chunk", definition.widthMicros() < HOUR_MICROS ? "day" : "month");
+    table.option("chunk", definition.grid().widthMicros() < HOUR_MICROS ? "day" : "month");
     for (Map.Entry<String, String> option : definition.options().entrySet()) {
       table.option(optionName(option.getKey()), option.getValue());
     }
@@ -60,9 +63,7 @@ public final class RollupStore {
           .iceberg()
           .updateProperties()
           .set(Settings.ROLLUP_SOURCE.propertyKey(), definition.source().toString())
-          .set(
-              Settings.ROLLUP_BUCKET.propertyKey(),
-              Durations.format(java.time.Duration.ofNanos(definition.widthMicros() * 1000)))
+          .set(Settings.ROLLUP_BUCKET.propertyKey(), Durations.format(definition.grid().width()))
           .set(Settings.ROLLUP_ORIGIN.propertyKey(), Long.toString(definition.originMicros()))
           .set(Settings.ROLLUP_AGGREGATES.propertyKey(), definition.aggregatesJson())
           .set(Settings.ROLLUP_DEFINITION.propertyKey(), definition.selectSql())
@@ -102,7 +103,7 @@ public final class RollupStore {
         .orElseThrow(() -> TimelakeException.validation("%s is a table, not a rollup", name));
   }
 
-  /** The rollups of a raw table that still exist. */
+  /** The rollups of a raw table that still exist, each at its current snapshot. */
   public static List<Rollup> rollupsOf(LakeCatalog catalog, LoadedTable raw) {
     List<Rollup> rollups = new ArrayList<>();
     for (TableName name : listed(raw)) {
@@ -111,9 +112,22 @@ public final class RollupStore {
     return rollups;
   }
 
+  /** The rollups of a raw table that still exist, each pinned in {@code tables}. */
+  public static List<Rollup> rollupsOf(PinnedTables tables, TableContract raw) {
+    List<Rollup> rollups = new ArrayList<>();
+    for (TableName name : listed(raw)) {
+      tables.find(name).flatMap(Rollup::of).ifPresent(rollups::add);
+    }
+    return rollups;
+  }
+
   private static Set<TableName> listed(LoadedTable raw) {
+    return listed(raw.contract());
+  }
+
+  private static Set<TableName> listed(TableContract raw) {
     Set<TableName> names = new LinkedHashSet<>();
-    for (String name : Settings.splitList(raw.contract().settings().get(Settings.ROLLUPS.name()))) {
+    for (String name : Settings.splitList(raw.settings().get(Settings.ROLLUPS.name()))) {
       names.add(TableName.parse(name));
     }
     return names;
@@ -146,27 +160,6 @@ public final class RollupStore {
       case "chunk_interval" -> "chunk";
       case "refresh_interval" -> "rollup-refresh-interval";
       default -> option;
-    };
-  }
-
-  private static ColumnType storedType(TableContract raw, RollupAggregate aggregate) {
-    if (aggregate.function().equals("count")) {
-      return ColumnType.BIGINT;
-    }
-    ColumnType input = raw.column(aggregate.column().orElseThrow()).type();
-    return switch (aggregate.function()) {
-      case "avg" -> ColumnType.DOUBLE;
-      case "sum" ->
-          switch (input.kind()) {
-            case INTEGER, BIGINT -> ColumnType.decimal(38, 0);
-            case DECIMAL -> ColumnType.decimal(38, input.scale());
-            case FLOAT, DOUBLE -> ColumnType.DOUBLE;
-            default ->
-                throw TimelakeException.validation(
-                    "Cannot create rollup: sum of column '%s' of type %s is not supported",
-                    aggregate.column().orElseThrow(), input);
-          };
-      default -> input;
     };
   }
 }

@@ -21,6 +21,9 @@ import org.apache.iceberg.expressions.Expressions;
  * statement.
  */
 final class FallbackViews {
+  /** The explanation of a statement run against these views. */
+  static final String EXPLANATION = "statement not parsed; ran against per-table views";
+
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final SessionSettings settings;

@@ -3,6 +3,8 @@ package dev.timelake.sql;
 import dev.timelake.AppendResult;
 import dev.timelake.Column;
 import dev.timelake.NotFoundException;
+import dev.timelake.RollupRoute;
+import dev.timelake.StatementKind;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
@@ -15,12 +17,10 @@ import dev.timelake.engine.StatementParser;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.read.QueryRewriter;
-import dev.timelake.rollup.Rollup;
-import dev.timelake.rollup.RollupDefinition;
-import dev.timelake.rollup.RollupDefinitions;
-import dev.timelake.rollup.RollupRefresher;
 import dev.timelake.rollup.RollupStatement;
-import dev.timelake.rollup.RollupStore;
+import dev.timelake.route.RollupRouter;
+import dev.timelake.route.RoutePlan;
+import dev.timelake.route.SelectRoute;
 import dev.timelake.table.SessionSettings;
 import dev.timelake.table.TableOptions;
 import dev.timelake.write.AppendOperation;
@@ -40,7 +40,6 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
-import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.show.ShowTablesStatement;
 import net.sf.jsqlparser.statement.upsert.Upsert;
@@ -56,12 +55,14 @@ public final class SqlSession implements AutoCloseable {
   private final EngineConnection connection;
   private final SessionSettings settings = new SessionSettings();
   private final FallbackViews fallback;
+  private final RollupStatements rollups;
   private Clock clock = Clock.systemUTC();
 
   public SqlSession(LakeCatalog catalog) {
     this.catalog = catalog;
     this.connection = catalog.engine().connect();
     this.fallback = new FallbackViews(catalog, connection, settings);
+    this.rollups = new RollupStatements(catalog, connection, this);
     connection.execute(
         "CREATE OR REPLACE TEMPORARY MACRO date_bin(stride, source, origin := TIMESTAMPTZ"
             + " '1970-01-01 00:00:00+00') AS time_bucket(stride, source, origin)");
@@ -82,7 +83,11 @@ public final class SqlSession implements AutoCloseable {
     String text = stripTrailingSemicolon(sql);
     Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
     if (rollupStatement.isPresent()) {
-      return rollup(rollupStatement.get());
+      return rollups.run(rollupStatement.get(), clock.instant());
+    }
+    Optional<RollupStatement> explainedRefresh = RollupStatement.parseExplained(text);
+    if (explainedRefresh.isPresent()) {
+      return rollups.explain(explainedRefresh.get());
     }
     if (hasIntegerDivision(text)) {
       // JSqlParser reads DuckDB's // (integer division) as the start of a line comment and would
@@ -95,12 +100,14 @@ public final class SqlSession implements AutoCloseable {
     } catch (JSQLParserException | RuntimeException e) {
       return runWithFallbackViews(text);
     }
-    if (statement instanceof Select select) {
-      return query(select, text);
+    if (statement instanceof Select) {
+      return query(statement, text);
     } else if (statement instanceof Insert insert) {
-      return insert(insert.getTable(), insert.getColumns(), insert.getSelect(), "insert");
+      return insert(
+          insert.getTable(), insert.getColumns(), insert.getSelect(), StatementKind.INSERT);
     } else if (statement instanceof Upsert upsert) {
-      return insert(upsert.getTable(), upsert.getColumns(), upsert.getSelect(), "upsert");
+      return insert(
+          upsert.getTable(), upsert.getColumns(), upsert.getSelect(), StatementKind.UPSERT);
     } else if (statement instanceof CreateTable create) {
       return createTable(create, text);
     } else if (statement instanceof Drop drop) {
@@ -118,90 +125,53 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
-    List<String> explanation = new ArrayList<>();
-    String rewritten;
+    PlannedStatement planned;
     try {
-      rewritten = rewrite(statement, explanation);
+      planned = plan(statement);
     } catch (UnsupportedOperationException e) {
       return runWithFallbackViews(text);
     }
-    ResultSet result = connection.query(rewritten);
-    explanation.add("DuckDB SQL: " + rewritten);
-    return StatementOutcome.rows(result, explanation);
+    ResultSet result = connection.query(planned.sql());
+    List<String> explanation = new ArrayList<>(planned.explanation());
+    explanation.add("DuckDB SQL: " + planned.sql());
+    return StatementOutcome.rows(StatementKind.QUERY, result, planned.routes(), explanation);
   }
 
-  /** Routes to a rollup where one answers, then plans and rewrites every table reference. */
-  private String rewrite(Statement statement, List<String> explanation) {
-    Statement target = statement;
-    if (statement instanceof PlainSelect select) {
-      Optional<RollupRouter.Routed> routed =
-          new RollupRouter(catalog, settings, new ConstantEvaluator(connection))
-              .route(select, explanation);
-      if (routed.isPresent()) {
-        explanation.addAll(routed.get().explanation());
-        try {
-          target = StatementParser.parse(routed.get().sql());
-        } catch (JSQLParserException e) {
-          throw new IllegalStateException("Routed SQL does not parse: " + routed.get().sql(), e);
-        }
-      }
+  /** A statement ready for DuckDB: its SQL, how its SELECTs were routed, and what was done. */
+  private record PlannedStatement(String sql, List<RollupRoute> routes, List<String> explanation) {}
+
+  /**
+   * Routes the statement's SELECTs to rollups where they answer, then plans every table reference
+   * against the snapshot pinned for the statement, the same ones routing decided on.
+   */
+  private PlannedStatement plan(Statement statement) {
+    PinnedTables tables = new PinnedTables(catalog);
+    ConstantEvaluator constants = new ConstantEvaluator(connection);
+    List<String> explanation = new ArrayList<>();
+    List<RollupRoute> routes = new ArrayList<>();
+    for (SelectRoute route :
+        new RollupRouter(tables, settings, constants, connection).route(statement)) {
+      explanation.addAll(route.decision().explanation());
+      routes.add(
+          new RollupRoute(
+              route.table(),
+              route.decision().plan().map(RoutePlan::rollups).orElse(List.of()),
+              route.decision().reason()));
     }
-    QueryRewriter rewriter =
-        new QueryRewriter(catalog, new PinnedTables(catalog), connection, settings);
-    String rewritten = rewriter.rewrite(target);
+    QueryRewriter rewriter = new QueryRewriter(catalog, tables, connection, settings, constants);
+    String sql = rewriter.rewrite(statement);
     explanation.addAll(rewriter.explanation());
-    return rewritten;
-  }
-
-  private StatementOutcome rollup(RollupStatement statement) {
-    RollupRefresher refresher = new RollupRefresher(catalog, connection, message -> {});
-    return switch (statement.kind()) {
-      case CREATE -> {
-        if (statement.conditional() && catalog.exists(statement.name())) {
-          yield StatementOutcome.message("Rollup " + statement.name() + " already exists");
-        }
-        RollupDefinition definition =
-            RollupDefinitions.define(statement, catalog, new ConstantEvaluator(connection));
-        Rollup rollup = RollupStore.create(catalog, definition);
-        RollupRefresher.Result result = refresher.refresh(rollup, clock.instant());
-        yield StatementOutcome.message(
-            "Created rollup " + statement.name() + " (" + result.rowsWritten() + " rows)");
-      }
-      case REFRESH -> {
-        RollupRefresher.Result result =
-            refresher.refresh(RollupStore.require(catalog, statement.name()), clock.instant());
-        yield StatementOutcome.message(
-            "Refreshed rollup "
-                + statement.name()
-                + ": "
-                + result.rowsWritten()
-                + " rows in "
-                + result.windows()
-                + " windows"
-                + (result.rebuilt() ? " (rebuilt)" : ""));
-      }
-      case DROP -> {
-        if (RollupStore.drop(catalog, statement.name())) {
-          yield StatementOutcome.message("Dropped rollup " + statement.name());
-        }
-        if (statement.conditional()) {
-          yield StatementOutcome.message("Rollup " + statement.name() + " does not exist");
-        }
-        throw new NotFoundException(
-            "Cannot drop rollup " + statement.name() + ": it does not exist");
-      }
-    };
+    return new PlannedStatement(sql, routes, explanation);
   }
 
   private StatementOutcome insert(
       Table target,
       List<net.sf.jsqlparser.schema.Column> columns,
       Select select,
-      String operation) {
+      StatementKind kind) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(target));
-    QueryRewriter rewriter =
-        new QueryRewriter(catalog, new PinnedTables(catalog), connection, settings);
-    String source = rewriter.rewrite(select);
+    PlannedStatement planned = plan(select);
+    String source = planned.sql();
     List<String> names = insertColumns(table, columns, source);
     String aliased =
         "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")";
@@ -217,11 +187,14 @@ public final class SqlSession implements AutoCloseable {
                         : AppendSource.Casting.LOSSLESS)),
             Optional.empty(),
             clock.instant(),
-            operation,
+            kind == StatementKind.UPSERT ? "upsert" : "insert",
             message -> {});
     AppendResult result = maintainAfter(append.run(), append);
     return StatementOutcome.appended(
-        "Inserted " + result.rows() + " rows into " + table.name(), result, rewriter.explanation());
+        kind,
+        "Inserted " + result.rows() + " rows into " + table.name(),
+        result,
+        planned.explanation());
   }
 
   /** Inline maintenance after a committed INSERT; its failure is reported, the insert stands. */
@@ -271,10 +244,11 @@ public final class SqlSession implements AutoCloseable {
     }
     TableName name = SyntaxNames.tableName(create.getTable());
     if (create.isIfNotExists() && catalog.exists(name)) {
-      return StatementOutcome.message("Table " + name + " already exists");
+      return StatementOutcome.message(
+          StatementKind.CREATE_TABLE, "Table " + name + " already exists");
     }
     catalog.create(DdlParser.definition(create));
-    return StatementOutcome.message("Created table " + name);
+    return StatementOutcome.message(StatementKind.CREATE_TABLE, "Created table " + name);
   }
 
   private static boolean isTemporary(CreateTable create) {
@@ -290,10 +264,11 @@ public final class SqlSession implements AutoCloseable {
     }
     TableName name = SyntaxNames.tableName(drop.getName());
     if (catalog.drop(name)) {
-      return StatementOutcome.message("Dropped table " + name);
+      return StatementOutcome.message(StatementKind.DROP_TABLE, "Dropped table " + name);
     }
     if (drop.isIfExists()) {
-      return StatementOutcome.message("Table " + name + " does not exist");
+      return StatementOutcome.message(
+          StatementKind.DROP_TABLE, "Table " + name + " does not exist");
     }
     throw new NotFoundException("Cannot drop " + name + ": it does not exist");
   }
@@ -305,7 +280,7 @@ public final class SqlSession implements AutoCloseable {
     }
     String value = TableOptions.unquote(set.getExpressions(0).get(0).toString());
     String canonical = settings.set(name, value);
-    return StatementOutcome.message("SET " + name + " = " + canonical);
+    return StatementOutcome.message(StatementKind.SET, "SET " + name + " = " + canonical);
   }
 
   private StatementOutcome showTables() {
@@ -316,7 +291,7 @@ public final class SqlSession implements AutoCloseable {
           table.map(t -> t.contract().isTimeSeries() ? "time-series" : "plain").orElse("?");
       rows.add(List.of(name.namespace(), name.name(), kind));
     }
-    return values(List.of("namespace", "name", "kind"), rows);
+    return values(StatementKind.SHOW, List.of("namespace", "name", "kind"), rows);
   }
 
   private StatementOutcome describe(Table node) {
@@ -334,7 +309,8 @@ public final class SqlSession implements AutoCloseable {
       rows.add(
           List.of(column.name(), column.type().sql(), column.isNullable() ? "YES" : "NO", role));
     }
-    return values(List.of("column_name", "column_type", "null", "key"), rows);
+    return values(
+        StatementKind.DESCRIBE, List.of("column_name", "column_type", "null", "key"), rows);
   }
 
   private StatementOutcome explain(ExplainStatement explain, String text) {
@@ -343,19 +319,26 @@ public final class SqlSession implements AutoCloseable {
       // Also DuckDB's SUMMARIZE, which the parser reads as an EXPLAIN of a table.
       return runWithFallbackViews(text);
     }
-    List<String> explanation = new ArrayList<>();
-    String rewritten = rewrite(select, explanation);
+    PlannedStatement planned = plan(select);
     List<List<String>> rows = new ArrayList<>();
-    explanation.forEach(line -> rows.add(List.of("timelake", line)));
-    rows.add(List.of("duckdb sql", rewritten));
-    for (List<Object> row : connection.rows("EXPLAIN " + rewritten)) {
+    planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));
+    rows.add(List.of("duckdb sql", planned.sql()));
+    for (List<Object> row : connection.rows("EXPLAIN " + planned.sql())) {
       rows.add(List.of("duckdb plan", String.valueOf(row.get(row.size() - 1))));
     }
-    return values(List.of("part", "explain"), rows);
+    StatementOutcome outcome = values(StatementKind.EXPLAIN, List.of("part", "explain"), rows);
+    return new StatementOutcome(
+        outcome.kind(),
+        outcome.resultSet(),
+        outcome.message(),
+        outcome.rowCount(),
+        outcome.append(),
+        planned.routes(),
+        outcome.explanation());
   }
 
   /** A small result built from literal values, through the quoting helper. */
-  private StatementOutcome values(List<String> columns, List<List<String>> rows) {
+  StatementOutcome values(StatementKind kind, List<String> columns, List<List<String>> rows) {
     StringBuilder sql = new StringBuilder("SELECT * FROM (");
     if (rows.isEmpty()) {
       List<String> nulls = columns.stream().map(c -> "CAST(NULL AS VARCHAR)").toList();
@@ -368,12 +351,12 @@ public final class SqlSession implements AutoCloseable {
       sql.append("VALUES ").append(String.join(", ", tuples));
     }
     sql.append(") AS t(").append(SqlText.identifiers(columns)).append(")");
-    return StatementOutcome.rows(connection.query(sql.toString()), List.of());
+    return StatementOutcome.rows(kind, connection.query(sql.toString()), List.of(), List.of());
   }
 
   private StatementOutcome runWithFallbackViews(String text) {
     fallback.refresh();
-    return passThrough(text, List.of("statement not parsed; ran against per-table views"));
+    return passThrough(text, List.of(FallbackViews.EXPLANATION));
   }
 
   private StatementOutcome passThrough(String text) {
@@ -386,10 +369,11 @@ public final class SqlSession implements AutoCloseable {
       statement = connection.jdbc().createStatement();
       if (statement.execute(text)) {
         statement.closeOnCompletion();
-        return StatementOutcome.rows(statement.getResultSet(), explanation);
+        return StatementOutcome.rows(
+            StatementKind.OTHER, statement.getResultSet(), List.of(), explanation);
       }
       statement.close();
-      return StatementOutcome.message("OK");
+      return StatementOutcome.message(StatementKind.OTHER, "OK");
     } catch (java.sql.SQLException e) {
       closeQuietly(statement, e);
       throw EngineConnection.failed(text, e);

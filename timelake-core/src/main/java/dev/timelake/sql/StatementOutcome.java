@@ -1,33 +1,84 @@
 package dev.timelake.sql;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.timelake.AppendResult;
+import dev.timelake.RollupRoute;
+import dev.timelake.StatementKind;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
- * What one statement produced: an open result set (queries), or a message (DDL, SET), and for
- * INSERT the append's result; plus what Timelake did to run it, for {@code --explain}.
+ * What one statement produced, typed: its kind; an open result set (queries) or a message (DDL,
+ * SET); the rows it wrote (INSERT, a rollup's creation or refresh) and for INSERT the append's
+ * result; how routing answered its SELECTs; and what Timelake did to run it, for {@code --explain}.
+ * Callers read decisions from the typed fields, never from the explanation.
  */
 public record StatementOutcome(
+    StatementKind kind,
     Optional<ResultSet> resultSet,
     String message,
+    OptionalLong rowCount,
     Optional<AppendResult> append,
+    List<RollupRoute> routes,
     List<String> explanation) {
 
   public StatementOutcome {
+    requireNonNull(kind, "kind is null");
+    requireNonNull(resultSet, "resultSet is null");
+    requireNonNull(message, "message is null");
+    requireNonNull(rowCount, "rowCount is null");
+    requireNonNull(append, "append is null");
+    routes = List.copyOf(routes);
     explanation = List.copyOf(explanation);
   }
 
-  static StatementOutcome rows(ResultSet resultSet, List<String> explanation) {
-    return new StatementOutcome(Optional.of(resultSet), "", Optional.empty(), explanation);
+  static StatementOutcome rows(
+      StatementKind kind, ResultSet resultSet, List<RollupRoute> routes, List<String> explanation) {
+    return new StatementOutcome(
+        kind,
+        Optional.of(resultSet),
+        "",
+        OptionalLong.empty(),
+        Optional.empty(),
+        routes,
+        explanation);
   }
 
-  static StatementOutcome message(String message) {
-    return new StatementOutcome(Optional.empty(), message, Optional.empty(), List.of());
+  static StatementOutcome message(StatementKind kind, String message) {
+    return new StatementOutcome(
+        kind,
+        Optional.empty(),
+        message,
+        OptionalLong.empty(),
+        Optional.empty(),
+        List.of(),
+        List.of());
   }
 
-  static StatementOutcome appended(String message, AppendResult result, List<String> explanation) {
-    return new StatementOutcome(Optional.empty(), message, Optional.of(result), explanation);
+  static StatementOutcome wrote(
+      StatementKind kind, String message, long rows, List<String> explanation) {
+    return new StatementOutcome(
+        kind,
+        Optional.empty(),
+        message,
+        OptionalLong.of(rows),
+        Optional.empty(),
+        List.of(),
+        explanation);
+  }
+
+  static StatementOutcome appended(
+      StatementKind kind, String message, AppendResult result, List<String> explanation) {
+    return new StatementOutcome(
+        kind,
+        Optional.empty(),
+        message,
+        OptionalLong.of(result.rows()),
+        Optional.of(result),
+        List.of(),
+        explanation);
   }
 }

@@ -84,6 +84,27 @@ class IntervalSetTest {
   }
 
   @Test
+  void scatteredBucketsFitInOnePieceAndLongRangesSplitAtBucketStarts() {
+    long minute = 60_000_000L;
+    long day = 1_440 * minute;
+    List<TimeInterval> scattered = new ArrayList<>();
+    for (int i = 0; i < 56; i++) {
+      scattered.add(new TimeInterval(i * 50 * minute, i * 50 * minute + minute));
+    }
+    List<IntervalSet> pieces = IntervalSet.of(scattered).split(7 * day, BucketGrid.of(minute, 0));
+    assertThat(pieces).hasSize(1);
+    assertThat(pieces.get(0).intervals()).hasSize(56);
+    IntervalSet long10 =
+        IntervalSet.of(new TimeInterval(0, 10 * day), new TimeInterval(20 * day, 21 * day));
+    assertThat(long10.split(7 * day, BucketGrid.of(day, 0)))
+        .containsExactly(
+            IntervalSet.of(0, 7 * day),
+            IntervalSet.of(
+                new TimeInterval(7 * day, 10 * day), new TimeInterval(20 * day, 21 * day)));
+    assertThat(IntervalSet.empty().split(7 * day, BucketGrid.of(day, 0))).isEmpty();
+  }
+
+  @Test
   void countsBucketsAndPrintsInstants() {
     IntervalSet day = IntervalSet.of(0, 86_400_000_000L);
     assertThat(day.bucketCount(BucketGrid.of(3_600_000_000L, 0))).isEqualTo(24);

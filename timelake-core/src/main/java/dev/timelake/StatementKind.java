@@ -1,0 +1,21 @@
+package dev.timelake;
+
+/** What kind of statement ran, for clients that report it (a PostgreSQL command tag, a shell). */
+public enum StatementKind {
+  /** A query: its rows are in the result. */
+  QUERY,
+  /** EXPLAIN: the plan's lines are the result's rows. */
+  EXPLAIN,
+  INSERT,
+  UPSERT,
+  CREATE_TABLE,
+  DROP_TABLE,
+  CREATE_ROLLUP,
+  REFRESH_ROLLUP,
+  DROP_ROLLUP,
+  SET,
+  SHOW,
+  DESCRIBE,
+  /** Any other statement, passed to DuckDB as it is. */
+  OTHER
+}

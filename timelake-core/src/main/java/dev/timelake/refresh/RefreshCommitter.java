@@ -1,0 +1,74 @@
+package dev.timelake.refresh;
+
+import dev.timelake.CommitFailedException;
+import dev.timelake.CommitStateUnknownException;
+import dev.timelake.ConflictException;
+import dev.timelake.TableName;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.table.SnapshotSummaries;
+import java.util.Map;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * The commits of a refresh that add no rows: emptying a rollup before a rebuild, and recording the
+ * raw snapshot a rollup reflects when no recomputed rows carried the record. Iceberg failures
+ * become Timelake exceptions naming the rollup; the rollup is unchanged after any of them except a
+ * commit whose state is unknown.
+ */
+final class RefreshCommitter {
+  private RefreshCommitter() {}
+
+  /** Removes every row of the rollup and records that it reflects nothing. */
+  static void clear(LoadedTable rollup) {
+    if (rollup.iceberg().currentSnapshot() == null) {
+      return;
+    }
+    var delete = rollup.iceberg().newDelete().deleteFromRowFilter(Expressions.alwaysTrue());
+    delete.set(SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, "-1");
+    delete.set(SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, "-1");
+    delete.set(SnapshotSummaries.OPERATION, "rollup-refresh");
+    commit(rollup.name(), delete, "empty it for a rebuild");
+  }
+
+  /** A commit without files whose summary records {@code record}. */
+  static void recordOnly(LoadedTable rollup, Map<String, String> record) {
+    var append = rollup.iceberg().newAppend();
+    record.forEach(append::set);
+    append.set(SnapshotSummaries.OPERATION, "rollup-refresh");
+    commit(rollup.name(), append, "record the raw snapshot it reflects");
+  }
+
+  private static void commit(TableName rollup, SnapshotUpdate<?> update, String what) {
+    try {
+      update.commit();
+    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
+      throw new CommitStateUnknownException(
+          "Refresh of rollup "
+              + rollup
+              + " may or may not have managed to "
+              + what
+              + "; the next refresh checks the record again: "
+              + e.getMessage(),
+          e);
+    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
+      throw new ConflictException(
+          "Cannot refresh rollup "
+              + rollup
+              + ": concurrent commits won every retry to "
+              + what
+              + "; the rollup is unchanged, refresh again: "
+              + e.getMessage(),
+          e);
+    } catch (RuntimeException e) {
+      throw new CommitFailedException(
+          "Cannot refresh rollup "
+              + rollup
+              + ": the commit to "
+              + what
+              + " failed, the rollup is unchanged: "
+              + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.timelake.refresh;
+
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.read.PlannedFile;
+import dev.timelake.read.ScanPlanner;
+import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.RollupChanges;
+import dev.timelake.time.BucketGrid;
+import dev.timelake.time.IntervalSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides what a refresh recomputes, from both tables' metadata at pinned snapshots. Pure: reads
+ * manifests (kept per snapshot), never data.
+ *
+ * <p>The changed buckets are those the time bounds of the raw files committed after the recorded
+ * sequence number touch, in windows of at most {@link #MAX_WINDOW_MICROS}. A rollup that reflects
+ * nothing yet (or is rebuilt) recomputes every cell of them. Otherwise a window recomputes only the
+ * (keys…, bucket) cells its changed files hold — one hourly append's late readings touch a few
+ * cells of each of two days' buckets — unless those files hold more than half the rows of the
+ * window, when reading every cell is as cheap.
+ */
+public final class RefreshPlanner {
+  /** A window covers at most this many µs of buckets (7 days). */
+  public static final long MAX_WINDOW_MICROS = 7 * 86_400_000_000L;
+
+  private RefreshPlanner() {}
+
+  /** Plans a refresh of {@code rollup} to the raw snapshot pinned in {@code raw}. */
+  public static RefreshPlan plan(Rollup rollup, PinnedTable raw) {
+    List<String> reasons = new ArrayList<>();
+    boolean rebuild = RollupChanges.isRolledBack(rollup, raw);
+    long recordedSequence = rebuild ? -1 : rollup.sourceSequence();
+    if (rebuild) {
+      reasons.add(
+          rollup.name()
+              + ": the raw table was rolled back past the recorded snapshot "
+              + rollup.sourceSnapshot()
+              + "; emptied and computed again");
+    }
+    List<PlannedFile> rawFiles = ScanPlanner.liveFiles(raw);
+    List<PlannedFile> changed = RollupChanges.changedFiles(rawFiles, recordedSequence);
+    BucketGrid grid = rollup.grid();
+    IntervalSet buckets = RollupChanges.spans(changed).alignOutward(grid);
+    List<RefreshWindow> windows = new ArrayList<>();
+    if (!buckets.isEmpty()) {
+      boolean everyCell = recordedSequence < 0;
+      for (IntervalSet window : buckets.split(MAX_WINDOW_MICROS, grid)) {
+        windows.add(window(window, changed, rawFiles, everyCell, grid));
+      }
+      reasons.add(
+          rollup.name()
+              + ": "
+              + changed.size()
+              + " raw files committed after sequence number "
+              + recordedSequence
+              + " touch "
+              + buckets.bucketCount(grid)
+              + " buckets of "
+              + grid);
+    }
+    return new RefreshPlan(
+        rollup.name(),
+        raw.name(),
+        raw.snapshotId(),
+        raw.sequenceNumber(),
+        rebuild ? -1 : rollup.sourceSnapshot(),
+        recordedSequence,
+        rebuild,
+        windows,
+        reasons);
+  }
+
+  private static RefreshWindow window(
+      IntervalSet window,
+      List<PlannedFile> changed,
+      List<PlannedFile> rawFiles,
+      boolean everyCell,
+      BucketGrid grid) {
+    if (everyCell) {
+      return new RefreshWindow(window, Optional.empty());
+    }
+    List<PlannedFile> inWindow = overlapping(changed, window, grid);
+    long changedRows = RollupChanges.rows(inWindow);
+    long windowRows = RollupChanges.rows(overlapping(rawFiles, window, grid));
+    return changedRows * 2 > windowRows
+        ? new RefreshWindow(window, Optional.empty())
+        : new RefreshWindow(window, Optional.of(inWindow));
+  }
+
+  private static List<PlannedFile> overlapping(
+      List<PlannedFile> files, IntervalSet window, BucketGrid grid) {
+    List<PlannedFile> overlapping = new ArrayList<>();
+    for (PlannedFile file : files) {
+      if (!RollupChanges.spans(List.of(file)).alignOutward(grid).intersect(window).isEmpty()) {
+        overlapping.add(file);
+      }
+    }
+    return overlapping;
+  }
+}

@@ -1,0 +1,215 @@
+package dev.timelake.refresh;
+
+import dev.timelake.AppendResult;
+import dev.timelake.RefreshReport;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.catalog.PinnedTables;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SyntaxTrees;
+import dev.timelake.read.PlannedFile;
+import dev.timelake.read.QueryRewriter;
+import dev.timelake.rollup.AggregateCall;
+import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.StoredAggregate;
+import dev.timelake.route.Cells;
+import dev.timelake.route.QueryShape;
+import dev.timelake.route.RenderSpec;
+import dev.timelake.route.RouteCandidates;
+import dev.timelake.route.RouteDecision;
+import dev.timelake.route.RoutePlan;
+import dev.timelake.route.RoutePlanner;
+import dev.timelake.route.RouteRenderer;
+import dev.timelake.table.SessionSettings;
+import dev.timelake.table.SnapshotSummaries;
+import dev.timelake.time.BucketGrid;
+import dev.timelake.write.AppendOperation;
+import dev.timelake.write.AppendSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.statement.select.Distinct;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+
+/**
+ * Carries out a {@link RefreshPlan}: empties the rollup first for a rebuild, then recomputes each
+ * window — routed to the raw table's other rollups at their pinned snapshots, limited to the
+ * window's changed cells — and appends it. Each window is one commit; only the last records the raw
+ * snapshot the plan reflects. Not thread-safe.
+ */
+final class RefreshRunner {
+  private static final String ALIAS = "__tl_raw";
+  private static final String ROUTED = "__tl_refresh";
+
+  private final LakeCatalog catalog;
+  private final EngineConnection connection;
+  private final Consumer<String> progress;
+
+  RefreshRunner(LakeCatalog catalog, EngineConnection connection, Consumer<String> progress) {
+    this.catalog = catalog;
+    this.connection = connection;
+    this.progress = progress;
+  }
+
+  /**
+   * Runs {@code plan} for {@code rollup}; {@code raw} is pinned at the plan's snapshot and {@code
+   * sources} are the raw table's other rollups, pinned, that windows may be computed from.
+   */
+  RefreshReport run(
+      RefreshPlan plan, Rollup rollup, PinnedTable raw, List<Rollup> sources, Instant now) {
+    long started = System.nanoTime();
+    List<String> explanation = new ArrayList<>(plan.explanation());
+    if (plan.rebuild()) {
+      RefreshCommitter.clear(catalog.require(rollup.name()));
+    }
+    Map<String, String> record = record(plan.rawSnapshotId(), plan.rawSequence());
+    Map<String, String> oldRecord = record(plan.recordedSnapshotId(), plan.recordedSequence());
+    long rows = 0;
+    boolean recorded = false;
+    List<RefreshWindow> windows = plan.windows();
+    for (int i = 0; i < windows.size(); i++) {
+      boolean last = i == windows.size() - 1;
+      progress.accept(
+          "refreshing " + rollup.name() + " window " + (i + 1) + " of " + windows.size());
+      RoutePlan route = route(windows.get(i), rollup, raw, sources);
+      String window = "window " + (i + 1) + ": ";
+      route.explanation().forEach(line -> explanation.add(window + line));
+      AppendResult result =
+          append(rollup, raw, sources, route, windows.get(i), last ? record : oldRecord, now);
+      rows += result.rows();
+      recorded = last && result.outcome() == AppendResult.Outcome.COMMITTED;
+    }
+    if (!recorded && (plan.rebuild() || rollup.sourceSnapshot() != plan.rawSnapshotId())) {
+      RefreshCommitter.recordOnly(catalog.require(rollup.name()), record);
+    }
+    return new RefreshReport(
+        rollup.name(),
+        rows,
+        windows.size(),
+        plan.rebuild(),
+        plan.rawSnapshotId(),
+        Duration.ofNanos(System.nanoTime() - started),
+        explanation);
+  }
+
+  private static Map<String, String> record(long snapshot, long sequence) {
+    return Map.of(
+        SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, Long.toString(snapshot),
+        SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, Long.toString(sequence));
+  }
+
+  /** The window's query, routed to the other rollups where they answer it. */
+  private static RoutePlan route(
+      RefreshWindow window, Rollup rollup, PinnedTable raw, List<Rollup> sources) {
+    QueryShape shape =
+        new QueryShape(
+            raw.name(),
+            rollup.keys(),
+            Optional.of(rollup.grid()),
+            calls(rollup),
+            window.buckets(),
+            Set.of(),
+            Optional.of(rollup.name()));
+    RouteCandidates weighed = new RouteCandidates(raw);
+    RouteDecision decision = RoutePlanner.plan(shape, weighed.facts(), weighed.of(sources));
+    return decision
+        .plan()
+        .orElseGet(() -> RoutePlanner.rawOnly(shape, weighed.facts(), decision.explanation()));
+  }
+
+  /** The distinct calls of the rollup's stored aggregates, in order. */
+  private static List<AggregateCall> calls(Rollup rollup) {
+    List<AggregateCall> calls = new ArrayList<>();
+    for (StoredAggregate aggregate : rollup.aggregates()) {
+      if (!calls.contains(aggregate.call())) {
+        calls.add(aggregate.call());
+      }
+    }
+    return calls;
+  }
+
+  private AppendResult append(
+      Rollup rollup,
+      PinnedTable raw,
+      List<Rollup> sources,
+      RoutePlan route,
+      RefreshWindow window,
+      Map<String, String> record,
+      Instant now) {
+    Optional<Cells> cells =
+        window
+            .cellsFrom()
+            .map(files -> cells(files, rollup, raw.contract().timeColumn().orElseThrow()));
+    PlainSelect rows = new PlainSelect();
+    ParenthesedSelect from = new ParenthesedSelect();
+    from.setSelect(
+        RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells)));
+    from.setAlias(new Alias(ROUTED, true));
+    rows.setFromItem(from);
+    for (String key : rollup.keys()) {
+      rows.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(ROUTED, key), key));
+    }
+    rows.addSelectItems(
+        SyntaxTrees.item(SyntaxTrees.column(ROUTED, RouteRenderer.BUCKET), rollup.bucketColumn()));
+    List<AggregateCall> calls = route.shape().aggregates();
+    for (StoredAggregate aggregate : rollup.aggregates()) {
+      Expression value =
+          SyntaxTrees.column(ROUTED, RouteRenderer.aggregate(calls.indexOf(aggregate.call())));
+      rows.addSelectItems(SyntaxTrees.item(value, aggregate.name()));
+    }
+    PinnedTables tables = new PinnedTables(catalog).pin(raw);
+    sources.forEach(source -> tables.pin(source.table()));
+    String sql = new QueryRewriter(catalog, tables, connection, alwaysDeduplicated()).rewrite(rows);
+    LoadedTable target = catalog.require(rollup.name());
+    return new AppendOperation(
+            target,
+            connection,
+            List.of(new AppendSource.Query(sql, AppendSource.Casting.LITERALS)),
+            Optional.empty(),
+            now,
+            "rollup-refresh",
+            progress)
+        .summary(record)
+        .run();
+  }
+
+  /** The (keys…, bucket) cells the changed files hold. */
+  private static Cells cells(List<PlannedFile> files, Rollup rollup, String time) {
+    BucketGrid grid = rollup.grid();
+    PlainSelect select = new PlainSelect();
+    select.setDistinct(new Distinct());
+    for (String key : rollup.keys()) {
+      select.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(key), key));
+    }
+    select.addSelectItems(
+        SyntaxTrees.item(
+            SyntaxTrees.bucketStartMicros(
+                SyntaxTrees.call("epoch_us", SyntaxTrees.column(time)),
+                grid.widthMicros(),
+                grid.originMicros()),
+            Cells.BUCKET));
+    select.setFromItem(
+        SyntaxTrees.readParquet(
+            files.stream()
+                .map(PlannedFile::location)
+                .map(dev.timelake.engine.SqlText::localPath)
+                .toList()));
+    return new Cells(rollup.keys(), select);
+  }
+
+  /** A refresh reads the raw table with copies removed whatever the table's read-dedup says. */
+  private static SessionSettings alwaysDeduplicated() {
+    SessionSettings settings = new SessionSettings();
+    settings.set("read-dedup", "true");
+    return settings;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.timelake.refresh;
+
+import dev.timelake.RefreshReport;
+import dev.timelake.TableName;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.RollupStore;
+import dev.timelake.table.Durations;
+import dev.timelake.table.Settings;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.iceberg.Snapshot;
+
+/**
+ * Refreshes rollups: one on request, or a raw table's rollups narrowest first (each refresh pins
+ * the raw table and the other rollups afresh, so a wider rollup is computed from the narrower ones
+ * just refreshed). Not thread-safe; concurrent refreshes from several processes are safe (the later
+ * commit wins each bucket, and its record names the raw snapshot those rows reflect).
+ */
+public final class RefreshScheduler {
+  private final LakeCatalog catalog;
+  private final EngineConnection connection;
+  private final Consumer<String> progress;
+
+  public RefreshScheduler(
+      LakeCatalog catalog, EngineConnection connection, Consumer<String> progress) {
+    this.catalog = catalog;
+    this.connection = connection;
+    this.progress = progress;
+  }
+
+  /** What a refresh of {@code rollup} now would do; changes nothing. */
+  public RefreshPlan plan(TableName rollup) {
+    Rollup pinned = RollupStore.require(catalog, rollup);
+    return RefreshPlanner.plan(pinned, PinnedTable.current(catalog.require(pinned.source())));
+  }
+
+  /** Refreshes {@code rollup} to the raw table's current snapshot. */
+  public RefreshReport refresh(TableName rollup, Instant now) {
+    Rollup pinned = RollupStore.require(catalog, rollup);
+    LoadedTable raw = catalog.require(pinned.source());
+    PinnedTable rawPinned = PinnedTable.current(raw);
+    List<Rollup> sources = new ArrayList<>();
+    for (Rollup other : RollupStore.rollupsOf(catalog, raw)) {
+      if (!other.name().equals(rollup)) {
+        sources.add(other);
+      }
+    }
+    RefreshPlan plan = RefreshPlanner.plan(pinned, rawPinned);
+    return new RefreshRunner(catalog, connection, progress)
+        .run(plan, pinned, rawPinned, sources, now);
+  }
+
+  /** Refreshes every rollup of {@code raw}, narrowest first. */
+  public List<RefreshReport> refreshAll(TableName raw, Instant now) {
+    return refreshEach(raw, rollup -> true, now);
+  }
+
+  /**
+   * Refreshes, narrowest first, each rollup of {@code raw} whose last refresh is older than its
+   * {@code rollup-refresh-interval} ({@code off}: never), so a busy table does not commit to its
+   * rollups on every append.
+   */
+  public List<RefreshReport> refreshDue(TableName raw, Instant now) {
+    return refreshEach(raw, rollup -> isDue(rollup, now), now);
+  }
+
+  private List<RefreshReport> refreshEach(TableName raw, Predicate<Rollup> due, Instant now) {
+    List<Rollup> rollups = new ArrayList<>(RollupStore.rollupsOf(catalog, catalog.require(raw)));
+    rollups.sort(
+        Comparator.comparingLong((Rollup r) -> r.grid().widthMicros())
+            .thenComparing(r -> r.name().toString()));
+    List<RefreshReport> reports = new ArrayList<>();
+    for (Rollup rollup : rollups) {
+      if (due.test(rollup)) {
+        reports.add(refresh(rollup.name(), now));
+      }
+    }
+    return reports;
+  }
+
+  private static boolean isDue(Rollup rollup, Instant now) {
+    String interval = rollup.contract().setting(Settings.ROLLUP_REFRESH_INTERVAL).orElse("1m");
+    if (interval.equals("off")) {
+      return false;
+    }
+    Snapshot last = rollup.table().snapshot().orElse(null);
+    return last == null
+        || now.toEpochMilli() >= last.timestampMillis() + Durations.parse(interval).toMillis();
+  }
+}

@@ -1,0 +1,115 @@
+package dev.timelake.route;
+
+import dev.timelake.TableName;
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.catalog.PinnedTables;
+import dev.timelake.engine.ConstantEvaluator;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SyntaxNames;
+import dev.timelake.read.TableReferences;
+import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.RollupStore;
+import dev.timelake.rollup.UnsupportedPart;
+import dev.timelake.table.SessionSettings;
+import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * Answers the SELECTs of a statement from rollups where they can: each SELECT over one raw table
+ * with rollups is taken apart ({@link SelectAnalyzer}), planned over the tables pinned for the
+ * statement ({@link RoutePlanner}), rendered ({@link RouteRenderer}) and rewritten in place ({@link
+ * SelectRewriter}). A SELECT that cannot be routed is left as it is, with the reason.
+ */
+public final class RollupRouter {
+  private final PinnedTables tables;
+  private final SessionSettings settings;
+  private final ConstantEvaluator constants;
+  private final EngineConnection connection;
+
+  public RollupRouter(
+      PinnedTables tables,
+      SessionSettings settings,
+      ConstantEvaluator constants,
+      EngineConnection connection) {
+    this.tables = tables;
+    this.settings = settings;
+    this.constants = constants;
+    this.connection = connection;
+  }
+
+  /** Routes every SELECT of {@code statement} that rollups answer; one entry per SELECT weighed. */
+  public List<SelectRoute> route(Statement statement) {
+    List<SelectRoute> routes = new ArrayList<>();
+    Set<PlainSelect> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (TableReferences.Reference reference : TableReferences.of(statement)) {
+      PlainSelect select = reference.enclosing();
+      if (select != null && select.getFromItem() == reference.table() && seen.add(select)) {
+        route(select, reference.table()).ifPresent(routes::add);
+      }
+    }
+    return routes;
+  }
+
+  private Optional<SelectRoute> route(PlainSelect select, Table from) {
+    if (from.getName() == null || from.getNameParts().size() > 2) {
+      return Optional.empty();
+    }
+    TableName name;
+    try {
+      name = SyntaxNames.tableName(from);
+    } catch (dev.timelake.ValidationException e) {
+      return Optional.empty();
+    }
+    Optional<PinnedTable> found = tables.find(name);
+    if (found.isEmpty() || !found.get().contract().deduplicates() || found.get().snapshotId() < 0) {
+      return Optional.empty();
+    }
+    PinnedTable raw = found.get();
+    List<Rollup> rollups = RollupStore.rollupsOf(tables, raw.contract());
+    if (rollups.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new SelectRoute(name, decide(select, raw, rollups)));
+  }
+
+  private RouteDecision decide(PlainSelect select, PinnedTable raw, List<Rollup> rollups) {
+    TableContract contract = raw.contract();
+    if (!settings.isEnabled(Settings.ROLLUP_ROUTING, contract)) {
+      return RouteDecision.notRouted("rollup-routing is off", List.of());
+    }
+    if (!settings.isEnabled(Settings.READ_DEDUP, contract)) {
+      return RouteDecision.notRouted(
+          "read-dedup is off, and rollups count each reading once", List.of());
+    }
+    AnalyzedSelect analyzed;
+    try {
+      analyzed = SelectAnalyzer.analyze(select, contract, constants);
+    } catch (UnsupportedPart e) {
+      return RouteDecision.notRouted(e.getMessage(), List.of());
+    }
+    RouteCandidates weighed = new RouteCandidates(raw);
+    RouteDecision decision =
+        RoutePlanner.plan(analyzed.shape(), weighed.facts(), weighed.of(rollups));
+    if (decision.plan().isPresent()) {
+      List<String> labels =
+          OutputLabels.of(select, analyzed.alias(), contract, constants, connection);
+      Select route =
+          RouteRenderer.render(
+              decision.plan().get(),
+              contract,
+              new RenderSpec(analyzed.alias(), analyzed.keyFilters(), Optional.empty()));
+      SelectRewriter.rewrite(select, analyzed, route, labels);
+    }
+    return decision;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.timelake.route;
+
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.read.PlannedFile;
+import dev.timelake.read.ScanPlanner;
+import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.RollupChanges;
+import dev.timelake.time.BucketGrid;
+import dev.timelake.time.IntervalSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Reads what the route planner weighs from both tables' metadata at their pinned snapshots: the raw
+ * table's extent and, for each rollup, its rows, raw rows per row and the buckets it holds whole
+ * and unchanged. Reads manifests (kept per snapshot), never data.
+ */
+public final class RouteCandidates {
+  private final PinnedTable raw;
+  private final List<PlannedFile> rawFiles;
+
+  public RouteCandidates(PinnedTable raw) {
+    this.raw = raw;
+    this.rawFiles = ScanPlanner.liveFiles(raw);
+  }
+
+  /** The raw table's facts. */
+  public RawFacts facts() {
+    return new RawFacts(raw.contract(), raw.snapshotId(), RollupChanges.spans(rawFiles));
+  }
+
+  /** Every rollup weighed. */
+  public List<RouteCandidate> of(List<Rollup> rollups) {
+    List<RouteCandidate> candidates = new ArrayList<>(rollups.size());
+    rollups.forEach(rollup -> candidates.add(of(rollup)));
+    return candidates;
+  }
+
+  /** One rollup weighed. */
+  public RouteCandidate of(Rollup rollup) {
+    List<PlannedFile> files = ScanPlanner.liveFiles(rollup.table());
+    long rows = RollupChanges.rows(files);
+    long rawRows = RollupChanges.rows(rawFiles);
+    double perRow = rows == 0 ? 0 : (double) rawRows / rows;
+    return new RouteCandidate(
+        rollup.name(),
+        rollup.keys(),
+        rollup.bucketColumn(),
+        rollup.grid(),
+        rollup.aggregates(),
+        rows,
+        perRow,
+        usable(rollup, files),
+        rollup.table().snapshotId(),
+        unusable(rollup));
+  }
+
+  private Optional<String> unusable(Rollup rollup) {
+    if (rollup.sourceSnapshot() < 0) {
+      return Optional.of("is not refreshed yet");
+    }
+    if (RollupChanges.isRolledBack(rollup, raw)) {
+      return Optional.of(
+          "reflects raw snapshot "
+              + rollup.sourceSnapshot()
+              + ", which the raw table was rolled back past; its next refresh rebuilds it");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The buckets at or after the start of both tables' oldest live partition (older rows are gone
+   * from one of them) that no raw file committed after the refresh touches.
+   */
+  private IntervalSet usable(Rollup rollup, List<PlannedFile> rollupFiles) {
+    BucketGrid grid = rollup.grid();
+    OptionalLong rawStart = RollupChanges.dataStart(rawFiles, raw.contract().chunk());
+    OptionalLong rollupStart = RollupChanges.dataStart(rollupFiles, rollup.contract().chunk());
+    if (rawStart.isEmpty() || rollupStart.isEmpty()) {
+      return IntervalSet.empty();
+    }
+    long start = grid.ceil(Math.max(rawStart.getAsLong(), rollupStart.getAsLong()));
+    IntervalSet changed =
+        RollupChanges.spans(RollupChanges.changedFiles(rawFiles, rollup.sourceSequence()))
+            .alignOutward(grid);
+    return IntervalSet.of(start, Long.MAX_VALUE).subtract(changed);
+  }
+}

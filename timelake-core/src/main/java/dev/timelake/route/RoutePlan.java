@@ -1,0 +1,70 @@
+package dev.timelake.route;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.TableName;
+import dev.timelake.time.IntervalSet;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where each part of a query's answer comes from: the rollup parts (widest first), the instants
+ * read from the raw table, and whether the parts give mergeable states that are merged once more by
+ * the query's keys (a range without a bucket) or whole output rows (every output bucket from one
+ * part). Made from metadata at pinned snapshots; rendering it reads exactly those snapshots.
+ */
+public record RoutePlan(
+    QueryShape shape,
+    long rawSnapshotId,
+    List<RoutePart> parts,
+    IntervalSet rawIntervals,
+    boolean merged,
+    List<String> considered) {
+
+  public RoutePlan {
+    requireNonNull(shape, "shape is null");
+    parts = List.copyOf(parts);
+    requireNonNull(rawIntervals, "rawIntervals is null");
+    considered = List.copyOf(considered);
+  }
+
+  /** The rollups the plan reads, in order. */
+  public List<TableName> rollups() {
+    return parts.stream().map(p -> p.rollup().name()).toList();
+  }
+
+  /** One line per decision, for EXPLAIN and tests. */
+  public List<String> explanation() {
+    List<String> lines = new ArrayList<>();
+    if (parts.isEmpty()) {
+      lines.add("read from " + shape.raw() + " only: no rollup answers a part of it");
+    } else {
+      lines.add(
+          "routed to rollup"
+              + (parts.size() == 1 ? " " : "s ")
+              + String.join(", ", rollups().stream().map(TableName::toString).toList())
+              + (merged ? ", states merged by the query's keys" : ""));
+    }
+    for (RoutePart part : parts) {
+      long buckets = part.intervals().bucketCount(part.rollup().grid());
+      lines.add(
+          part.rollup().name()
+              + ": "
+              + (buckets < 0 ? "open-ended" : Long.toString(buckets))
+              + " buckets of "
+              + part.rollup().grid()
+              + (part.asStored() ? " read as stored" : " aggregated again")
+              + " in "
+              + part.intervals());
+    }
+    lines.add(
+        rawIntervals.isEmpty()
+            ? shape.raw() + ": nothing from the raw table"
+            : shape.raw()
+                + ": raw rows in "
+                + rawIntervals
+                + " (partial buckets at the edges, buckets changed since a refresh)");
+    considered.forEach(line -> lines.add("not used: " + line));
+    return lines;
+  }
+}

@@ -1,0 +1,173 @@
+package dev.timelake.route;
+
+import dev.timelake.rollup.Aggregate;
+import dev.timelake.rollup.AggregateCall;
+import dev.timelake.rollup.Aggregates;
+import dev.timelake.rollup.StoredForm;
+import dev.timelake.table.TableContract;
+import dev.timelake.time.BucketGrid;
+import dev.timelake.time.IntervalSet;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Decides which rollups answer which buckets of a query. Pure: a shape, the raw table's facts and
+ * the candidates in; a {@link RouteDecision} out.
+ *
+ * <p>The rules. A rollup can answer when it is refreshed and not rolled back, groups by every key
+ * the query groups or filters by, has a grid the query's is a whole multiple of (any grid for a
+ * range without a bucket), stores what each aggregate's state needs, and holds enough raw rows per
+ * row for each aggregate. Candidates are taken fewest rows first (the widest); each answers the
+ * whole buckets left that it holds completely and unchanged since its refresh — for a bucketed
+ * query, whole query buckets, so every output row comes from one part — and the next answers what
+ * is left. What no rollup answers is read from the raw table, only where raw data exists. A query
+ * bucket that reaches outside the query's range counts as inside when the raw table has no data
+ * there, since no row of it is left out.
+ */
+public final class RoutePlanner {
+  private RoutePlanner() {}
+
+  /** The route of {@code shape}, or why there is none. */
+  public static RouteDecision plan(
+      QueryShape shape, RawFacts raw, List<RouteCandidate> candidates) {
+    if (shape.time().isEmpty()) {
+      return RouteDecision.notRouted("the query's time range is empty", List.of());
+    }
+    IntervalSet outsideData = IntervalSet.all().subtract(raw.extent());
+    IntervalSet remaining = shape.time().union(outsideData);
+    List<RoutePart> parts = new ArrayList<>();
+    List<String> considered = new ArrayList<>();
+    IntervalSet covered = IntervalSet.empty();
+    for (RouteCandidate candidate : ordered(shape, candidates)) {
+      Optional<String> unfit = unfit(shape, raw.contract(), candidate);
+      if (unfit.isPresent()) {
+        considered.add(candidate.name() + ": " + unfit.get());
+        continue;
+      }
+      BucketGrid grid = shape.grid().orElse(candidate.grid());
+      IntervalSet answered =
+          remaining
+              .intersect(candidate.usable())
+              .alignInward(grid)
+              .intersect(raw.extent().alignOutward(grid));
+      if (answered.isEmpty()) {
+        considered.add(
+            candidate.name()
+                + ": holds no complete bucket of "
+                + grid
+                + " in the range that is unchanged since its refresh");
+        continue;
+      }
+      parts.add(
+          new RoutePart(
+              candidate, answered, readsAsStored(shape, candidate), forms(shape, raw, candidate)));
+      remaining = remaining.subtract(answered);
+      covered = covered.union(answered);
+    }
+    if (parts.isEmpty()) {
+      return RouteDecision.notRouted(
+          candidates.isEmpty()
+              ? shape.raw() + " has no rollup"
+              : "no rollup of " + shape.raw() + " answers " + shape.describe(),
+          considered);
+    }
+    IntervalSet rawIntervals = shape.time().subtract(covered).intersect(raw.extent());
+    return RouteDecision.routed(
+        new RoutePlan(
+            shape, raw.snapshotId(), parts, rawIntervals, shape.grid().isEmpty(), considered));
+  }
+
+  /**
+   * The plan that reads everything from the raw table, for a caller that must compute the query
+   * whether or not a rollup answers part of it (a refresh).
+   */
+  public static RoutePlan rawOnly(QueryShape shape, RawFacts raw, List<String> considered) {
+    return new RoutePlan(
+        shape,
+        raw.snapshotId(),
+        List.of(),
+        shape.time().intersect(raw.extent()),
+        shape.grid().isEmpty(),
+        considered);
+  }
+
+  /** Fewest rows first (the widest rollup), then wider grids, then by name. */
+  private static List<RouteCandidate> ordered(QueryShape shape, List<RouteCandidate> candidates) {
+    return candidates.stream()
+        .filter(c -> shape.excluded().map(e -> !e.equals(c.name())).orElse(true))
+        .sorted(
+            Comparator.comparingLong(RouteCandidate::rows)
+                .thenComparing(c -> -c.grid().widthMicros())
+                .thenComparing(c -> c.name().toString()))
+        .toList();
+  }
+
+  /** Why {@code candidate} cannot answer the query at all, if it cannot. */
+  static Optional<String> unfit(QueryShape shape, TableContract raw, RouteCandidate candidate) {
+    if (candidate.unusable().isPresent()) {
+      return candidate.unusable();
+    }
+    List<String> missing = new ArrayList<>();
+    for (String key : shape.keys()) {
+      if (!candidate.keys().contains(key)) {
+        missing.add(key);
+      }
+    }
+    for (String column : shape.filterColumns()) {
+      if (!candidate.keys().contains(column) && !missing.contains(column)) {
+        missing.add(column);
+      }
+    }
+    if (!missing.isEmpty()) {
+      return Optional.of(
+          "groups by ("
+              + String.join(", ", candidate.keys())
+              + "), not by "
+              + String.join(", ", missing)
+              + " that the query groups or filters by");
+    }
+    if (shape.grid().isPresent() && !shape.grid().get().isMultipleOf(candidate.grid())) {
+      return Optional.of(
+          "the query's "
+              + shape.grid().get()
+              + " buckets are not whole multiples of its "
+              + candidate.grid()
+              + " buckets");
+    }
+    for (AggregateCall call : shape.aggregates()) {
+      Aggregate aggregate = Aggregates.of(call);
+      if (aggregate.storedForm(call, candidate.aggregates(), raw).isEmpty()) {
+        return Optional.of("stores nothing " + call + " can be computed from");
+      }
+      if (candidate.readingsPerRow() < aggregate.minimumReadingsPerRow()) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT,
+                "holds %.1f raw rows per row; %s pays from %.0f",
+                candidate.readingsPerRow(),
+                call,
+                aggregate.minimumReadingsPerRow()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean readsAsStored(QueryShape shape, RouteCandidate candidate) {
+    return shape.grid().map(candidate.grid()::equals).orElse(false)
+        && candidate.keys().size() == shape.keys().size();
+  }
+
+  private static List<StoredForm> forms(QueryShape shape, RawFacts raw, RouteCandidate candidate) {
+    List<StoredForm> forms = new ArrayList<>();
+    for (AggregateCall call : shape.aggregates()) {
+      forms.add(
+          Aggregates.of(call)
+              .storedForm(call, candidate.aggregates(), raw.contract())
+              .orElseThrow());
+    }
+    return forms;
+  }
+}
