@@ -30,6 +30,8 @@ public final class EngineConnection implements AutoCloseable {
         }
       };
 
+  private java.util.Set<String> aggregateFunctions;
+
   EngineConnection(Connection connection) {
     this.connection = connection;
   }
@@ -40,6 +42,21 @@ public final class EngineConnection implements AutoCloseable {
    */
   java.util.Map<String, java.util.Optional<Object>> stableConstants() {
     return stableConstants;
+  }
+
+  /** The names (lower case) of every aggregate function DuckDB knows, read once. */
+  public java.util.Set<String> aggregateFunctions() {
+    if (aggregateFunctions == null) {
+      java.util.Set<String> names = new java.util.HashSet<>();
+      for (List<Object> row :
+          rows(
+              "SELECT DISTINCT lower(function_name) FROM duckdb_functions()"
+                  + " WHERE function_type = 'aggregate'")) {
+        names.add(String.valueOf(row.get(0)));
+      }
+      aggregateFunctions = java.util.Set.copyOf(names);
+    }
+    return aggregateFunctions;
   }
 
   /** Runs a statement that returns no rows. */

@@ -81,6 +81,23 @@ public final class SyntaxTrees {
     return function;
   }
 
+  /**
+   * {@code name(argument ORDER BY order NULLS FIRST|LAST)}: an ordered aggregate where rows whose
+   * order is NULL come first or last.
+   */
+  public static Function orderedCall(
+      String name, Expression argument, Expression order, boolean nullsFirst) {
+    Function function = orderedCall(name, argument, order);
+    function
+        .getOrderByElements()
+        .get(0)
+        .setNullOrdering(
+            nullsFirst
+                ? OrderByElement.NullOrdering.NULLS_FIRST
+                : OrderByElement.NullOrdering.NULLS_LAST);
+    return function;
+  }
+
   /** {@code CAST(expression AS type)}, {@code type} a DuckDB type name Timelake chose. */
   public static Expression cast(Expression expression, String type) {
     return new CastExpression("CAST", expression, type);

@@ -48,10 +48,10 @@ public interface Aggregate {
 
   /**
    * How {@code call} is computed from what a rollup stores, if it can be; {@code stored} is every
-   * aggregate the rollup holds.
+   * aggregate the rollup holds, {@code merge} whether its rows merge across series.
    */
   Optional<StoredForm> storedForm(
-      AggregateCall call, List<StoredAggregate> stored, TableContract raw);
+      AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge);
 
   /**
    * An aggregate a rollup must also store so that {@code call} can be merged into coarser buckets
@@ -83,8 +83,11 @@ public interface Aggregate {
             case SUM -> SyntaxTrees.call("sum", value);
             case MIN -> SyntaxTrees.call("min", value);
             case MAX -> SyntaxTrees.call("max", value);
-            case FIRST -> SyntaxTrees.orderedCall("first", value, fields.get(field.orderField()));
-            case LAST -> SyntaxTrees.orderedCall("last", value, fields.get(field.orderField()));
+            // A part without rows gives a NULL order; it must never be the first or last row.
+            case FIRST ->
+                SyntaxTrees.orderedCall("first", value, fields.get(field.orderField()), false);
+            case LAST ->
+                SyntaxTrees.orderedCall("last", value, fields.get(field.orderField()), true);
           });
     }
     return merged;

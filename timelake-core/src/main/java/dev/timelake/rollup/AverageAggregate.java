@@ -69,7 +69,7 @@ final class AverageAggregate extends ColumnAggregate {
 
   @Override
   public Optional<StoredForm> storedForm(
-      AggregateCall call, List<StoredAggregate> stored, TableContract raw) {
+      AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
     Optional<StoredAggregate> count = findCount(stored, call, raw);
     if (count.isEmpty()) {
       return Optional.empty();

@@ -58,7 +58,7 @@ final class CountAggregate extends ColumnAggregate {
 
   @Override
   public Optional<StoredForm> storedForm(
-      AggregateCall call, List<StoredAggregate> stored, TableContract raw) {
+      AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
     Optional<StoredAggregate> count =
         call.column().isEmpty()
             ? find(stored, call)

@@ -68,12 +68,30 @@ final class EdgeAggregate extends ColumnAggregate {
 
   @Override
   public Optional<StoredForm> storedForm(
-      AggregateCall call, List<StoredAggregate> stored, TableContract raw) {
-    return find(stored, call)
-        .map(
-            s ->
-                new StoredForm(
-                    List.of(s), row -> List.of(row.column(s), row.bucket()), row -> row.column(s)));
+      AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
+    Optional<StoredAggregate> value = find(stored, call);
+    Optional<StoredAggregate> time = find(stored, timeOf(raw));
+    if (value.isEmpty() || (time.isEmpty() && merge == SeriesMerge.ACROSS)) {
+      return Optional.empty();
+    }
+    StoredAggregate v = value.get();
+    return Optional.of(
+        new StoredForm(
+            time.isPresent() ? List.of(v, time.get()) : List.of(v),
+            row -> List.of(row.column(v), time.map(row::column).orElseGet(row::bucket)),
+            row -> row.column(v)));
+  }
+
+  @Override
+  public Optional<AggregateCall> companion(
+      AggregateCall call, List<AggregateCall> stored, TableContract raw) {
+    AggregateCall time = timeOf(raw);
+    return stored.contains(time) ? Optional.empty() : Optional.of(time);
+  }
+
+  /** {@code min(time)} or {@code max(time)}: the time of the reading whose value this takes. */
+  private AggregateCall timeOf(TableContract raw) {
+    return AggregateCall.of(first ? "min" : "max", raw.timeColumn().orElseThrow());
   }
 
   private String duckdbName() {

@@ -64,7 +64,7 @@ final class SumAggregate extends ColumnAggregate {
 
   @Override
   public Optional<StoredForm> storedForm(
-      AggregateCall call, List<StoredAggregate> stored, TableContract raw) {
+      AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
     return find(stored, call)
         .map(s -> new StoredForm(List.of(s), row -> List.of(row.column(s)), row -> row.column(s)));
   }

@@ -93,7 +93,8 @@ public final class RollupRouter {
     }
     AnalyzedSelect analyzed;
     try {
-      analyzed = SelectAnalyzer.analyze(select, contract, constants);
+      analyzed =
+          SelectAnalyzer.analyze(select, contract, constants, connection.aggregateFunctions());
     } catch (UnsupportedPart e) {
       return RouteDecision.notRouted(e.getMessage(), List.of());
     }

@@ -3,6 +3,7 @@ package dev.timelake.route;
 import dev.timelake.rollup.Aggregate;
 import dev.timelake.rollup.AggregateCall;
 import dev.timelake.rollup.Aggregates;
+import dev.timelake.rollup.SeriesMerge;
 import dev.timelake.rollup.StoredForm;
 import dev.timelake.table.TableContract;
 import dev.timelake.time.BucketGrid;
@@ -23,9 +24,10 @@ import java.util.Optional;
  * row for each aggregate. Candidates are taken fewest rows first (the widest); each answers the
  * whole buckets left that it holds completely and unchanged since its refresh — for a bucketed
  * query, whole query buckets, so every output row comes from one part — and the next answers what
- * is left. What no rollup answers is read from the raw table, only where raw data exists. A query
- * bucket that reaches outside the query's range counts as inside when the raw table has no data
- * there, since no row of it is left out.
+ * is left. What no rollup answers is read from the raw table, only where raw data exists. A bucket
+ * that reaches outside the query's range, or beyond a rollup's usable buckets, still counts when
+ * the raw table has no data in that part (no row of it is left out or taken from elsewhere); the
+ * rollup is read only in its usable buckets, since it may keep history the raw table has dropped.
  */
 public final class RoutePlanner {
   private RoutePlanner() {}
@@ -42,18 +44,27 @@ public final class RoutePlanner {
     List<String> considered = new ArrayList<>();
     IntervalSet covered = IntervalSet.empty();
     for (RouteCandidate candidate : ordered(shape, candidates)) {
+      if (remaining.intersect(raw.extent()).isEmpty()) {
+        break;
+      }
       Optional<String> unfit = unfit(shape, raw.contract(), candidate);
       if (unfit.isPresent()) {
         considered.add(candidate.name() + ": " + unfit.get());
         continue;
       }
+      // Whole buckets left to answer that hold data, where the rollup's rows are complete and
+      // unchanged or the raw table has no row at all; the rollup is read only where it is usable.
       BucketGrid grid = shape.grid().orElse(candidate.grid());
       IntervalSet answered =
           remaining
-              .intersect(candidate.usable())
+              .intersect(candidate.usable().union(outsideData))
               .alignInward(grid)
               .intersect(raw.extent().alignOutward(grid));
-      if (answered.isEmpty()) {
+      IntervalSet read =
+          answered
+              .intersect(candidate.usable())
+              .intersect(raw.extent().alignOutward(candidate.grid()));
+      if (read.isEmpty()) {
         considered.add(
             candidate.name()
                 + ": holds no complete bucket of "
@@ -63,7 +74,7 @@ public final class RoutePlanner {
       }
       parts.add(
           new RoutePart(
-              candidate, answered, readsAsStored(shape, candidate), forms(shape, raw, candidate)));
+              candidate, read, readsAsStored(shape, candidate), forms(shape, raw, candidate)));
       remaining = remaining.subtract(answered);
       covered = covered.union(answered);
     }
@@ -139,7 +150,9 @@ public final class RoutePlanner {
     }
     for (AggregateCall call : shape.aggregates()) {
       Aggregate aggregate = Aggregates.of(call);
-      if (aggregate.storedForm(call, candidate.aggregates(), raw).isEmpty()) {
+      if (aggregate
+          .storedForm(call, candidate.aggregates(), raw, merge(shape, candidate))
+          .isEmpty()) {
         return Optional.of("stores nothing " + call + " can be computed from");
       }
       if (candidate.readingsPerRow() < aggregate.minimumReadingsPerRow()) {
@@ -155,6 +168,11 @@ public final class RoutePlanner {
     return Optional.empty();
   }
 
+  /** Whether the query's groups gather rows of several of the rollup's series. */
+  private static SeriesMerge merge(QueryShape shape, RouteCandidate candidate) {
+    return shape.keys().size() < candidate.keys().size() ? SeriesMerge.ACROSS : SeriesMerge.WITHIN;
+  }
+
   private static boolean readsAsStored(QueryShape shape, RouteCandidate candidate) {
     return shape.grid().map(candidate.grid()::equals).orElse(false)
         && candidate.keys().size() == shape.keys().size();
@@ -165,7 +183,7 @@ public final class RoutePlanner {
     for (AggregateCall call : shape.aggregates()) {
       forms.add(
           Aggregates.of(call)
-              .storedForm(call, candidate.aggregates(), raw.contract())
+              .storedForm(call, candidate.aggregates(), raw.contract(), merge(shape, candidate))
               .orElseThrow());
     }
     return forms;

@@ -47,6 +47,7 @@ final class SelectAnalyzer {
   private final TableName rawName;
   private final TableContract raw;
   private final ConstantEvaluator constants;
+  private final Set<String> engineAggregates;
   private final String alias;
   private final String time;
   private final List<AggregateCall> aggregates = new ArrayList<>();
@@ -55,11 +56,16 @@ final class SelectAnalyzer {
   private final Set<Expression> bucketNodes = Collections.newSetFromMap(new IdentityHashMap<>());
   private BucketGrid grid;
 
-  private SelectAnalyzer(PlainSelect select, TableContract raw, ConstantEvaluator constants) {
+  private SelectAnalyzer(
+      PlainSelect select,
+      TableContract raw,
+      ConstantEvaluator constants,
+      Set<String> engineAggregates) {
     this.select = select;
     this.raw = raw;
     this.rawName = raw.name();
     this.constants = constants;
+    this.engineAggregates = engineAggregates;
     Table table = (Table) select.getFromItem();
     this.alias =
         table.getAlias() != null
@@ -69,14 +75,19 @@ final class SelectAnalyzer {
   }
 
   /**
-   * The routable parts of {@code select}, whose FROM is the single table {@code raw}.
+   * The routable parts of {@code select}, whose FROM is the single table {@code raw}; {@code
+   * engineAggregates} names every aggregate function the engine has (lower case), so that one
+   * rollups do not store is reported as such.
    *
    * @throws UnsupportedPart naming what keeps it from being routed
    */
   static AnalyzedSelect analyze(
-      PlainSelect select, TableContract raw, ConstantEvaluator constants) {
+      PlainSelect select,
+      TableContract raw,
+      ConstantEvaluator constants,
+      Set<String> engineAggregates) {
     checkClauses(select);
-    return new SelectAnalyzer(select, raw, constants).analyze();
+    return new SelectAnalyzer(select, raw, constants, engineAggregates).analyze();
   }
 
   private static void checkClauses(PlainSelect select) {
@@ -232,6 +243,16 @@ final class SelectAnalyzer {
     if (bucket.isPresent()) {
       bucketNodes.add(node);
       return;
+    }
+    if (node instanceof Function function
+        && function.getName() != null
+        && engineAggregates.contains(function.getName().toLowerCase(Locale.ROOT))) {
+      throw new UnsupportedPart(
+          "aggregate "
+              + function
+              + " is not one rollups store (they store "
+              + Aggregates.allowed(time)
+              + ")");
     }
     if (node instanceof AnalyticExpression) {
       throw new UnsupportedPart("window function " + node + " is not routed");

@@ -8,178 +8,408 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
+import dev.timelake.TestRandom;
+import dev.timelake.catalog.Catalogs;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
+import java.util.Locale;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Routed answers equal unrouted answers: random data with late rows and copies, refreshes at random
- * points, random queries of the routable shape (ranges with partial edge buckets, key filters,
- * semi-joins). Replay a failing case with {@code -Dtimelake.seed=N}.
+ * Routed answers equal unrouted answers, and rollups computed from other rollups equal the raw
+ * table's aggregates: random data with late rows and copies over two series-key columns, several
+ * rollups (1 minute, 1 hour, 1 hour by site only, 1 day) created and refreshed at random points,
+ * sometimes a rollback of the raw table, then random queries — coarser buckets in several spellings
+ * (multiples 2–60 of a minute, hours, a day, 90 minutes, an offset origin), subsets of the keys
+ * including none, ranges without a bucket with partial edges, key filters, HAVING, LIMIT — each run
+ * with routing on and off. Names, types and rows must agree. Replay a failure with {@code
+ * -Dtests.seed=…}; {@code -Dtimelake.differential.tables=N} and {@code
+ * -Dtimelake.differential.queries=N} run more.
  */
 class RollupRoutingDifferentialTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final int DAYS = 3;
+  private static final List<String> SITES = List.of("s0", "s1");
+  private static final List<String> TAGS = List.of("t0", "t1", "t2");
+
+  private static final String STATISTICS =
+      "count(*) AS n, count(value) AS count_value, sum(value) AS sum_value, min(value) AS"
+          + " min_value, max(value) AS max_value, avg(value) AS avg_value";
+  private static final String EVERYTHING =
+      STATISTICS
+          + ", sum(quality) AS sum_quality, count(quality) AS count_quality, avg(quality) AS"
+          + " avg_quality, first_value(value ORDER BY time) AS first_v,"
+          + " last_value(value ORDER BY time) AS last_v, min(time) AS first_t,"
+          + " max(time) AS last_t";
+
+  /** The rollups a table may get: name suffix, grouping columns, bucket, aggregates. */
+  private static final List<String[]> ROLLUPS =
+      List.of(
+          new String[] {"_1m", "site, tag", "time_bucket(INTERVAL '1 minute', time)", EVERYTHING},
+          new String[] {"_1h", "site, tag", "time_bucket(INTERVAL '1 hour', time)", EVERYTHING},
+          new String[] {
+            "_site_1h",
+            "site",
+            "date_trunc('hour', time)",
+            STATISTICS + ", first_value(value ORDER BY time) AS first_v, min(time) AS first_t"
+          },
+          new String[] {"_1d", "site, tag", "time_bucket(INTERVAL '1 day', time)", STATISTICS});
+
+  private static final List<String> AGGREGATES =
+      List.of(
+          "count(*)",
+          "count(value)",
+          "sum(value)",
+          "min(value)",
+          "max(value)",
+          "avg(value)",
+          "sum(quality)",
+          "avg(quality)",
+          "first_value(value ORDER BY time)",
+          "last_value(value ORDER BY time)",
+          "count(*) + 1",
+          "avg(value) * 2",
+          "max(value) - min(value)");
 
   @TempDir Path warehouse;
 
   @Test
-  void routedAnswersEqualRawAnswers() {
-    long base = Long.getLong("timelake.seed", System.nanoTime());
-    int tables = Integer.getInteger("timelake.tables", 3);
-    int queries = Integer.getInteger("timelake.queries", 40);
+  void routedAnswersEqualRawAnswersAndRollupsOfRollupsEqualTheRawTable() {
+    TestRandom random = TestRandom.create();
+    int tables = Integer.getInteger("timelake.differential.tables", 3);
+    int queries = Integer.getInteger("timelake.differential.queries", 350);
     int routed = 0;
     try (Lake lake = Lake.open(warehouse)) {
-      lake.createTable(
-          TableDefinition.builder("d.tags")
-              .column("tag", ColumnType.VARCHAR)
-              .column("line", ColumnType.VARCHAR)
-              .build());
-      Table tags = lake.table("d.tags");
-      for (int i = 0; i < 6; i++) {
-        tags.newAppend().row("tag" + i, "L" + (i % 2)).commit();
+      Table tags =
+          lake.createTable(
+              TableDefinition.builder("d.tags")
+                  .column("tag", ColumnType.VARCHAR)
+                  .column("line", ColumnType.VARCHAR)
+                  .build());
+      for (int i = 0; i < TAGS.size(); i++) {
+        tags.newAppend().row(TAGS.get(i), "L" + (i % 2)).commit();
       }
       for (int t = 0; t < tables; t++) {
-        long seed = base + t;
-        Random random = new Random(seed);
         String raw = "d.r" + t;
-        Table table =
-            lake.createTable(
-                TableDefinition.builder(raw)
-                    .column("tag", ColumnType.VARCHAR)
-                    .column("time", ColumnType.TIMESTAMPTZ)
-                    .column("value", ColumnType.DOUBLE)
-                    .timeColumn("time")
-                    .seriesKey("tag")
-                    .option("auto-maintain", "false")
-                    .build());
+        List<String> rollups = build(lake, raw, random);
         try (Session session = lake.newSession()) {
-          int appends = 3 + random.nextInt(4);
-          int refreshAt = random.nextInt(appends);
-          for (int a = 0; a < appends; a++) {
-            append(table, random, a);
-            if (a == refreshAt) {
-              session
-                  .sql(
-                      "CREATE MATERIALIZED ROLLUP d.r"
-                          + t
-                          + "_1h AS SELECT tag, time_bucket(INTERVAL"
-                          + " '1 hour', time) AS bucket, avg(value) AS avg_value, min(value), max(value),"
-                          + " sum(value), count(*), count(value), first_value(value ORDER BY time),"
-                          + " last_value(value ORDER BY time) FROM "
-                          + raw
-                          + " GROUP BY tag, bucket")
-                  .close();
-            }
-          }
           for (int q = 0; q < queries; q++) {
             String query = randomQuery(random, raw);
-            session.set("rollup-routing", "true");
-            List<String> explanation = new ArrayList<>();
-            List<List<Object>> actual = rows(session, query, explanation);
-            session.set("rollup-routing", "false");
-            List<List<Object>> expected = rows(session, query, new ArrayList<>());
-            assertSame(actual, expected, "seed " + seed + ": " + query + "\n" + explanation);
-            if (String.join(" ", explanation).contains("routed to rollup")) {
+            if (compare(session, query, random)) {
               routed++;
             }
+          }
+          refreshEverything(lake, raw);
+          for (String rollup : rollups) {
+            assertRollupEqualsRaw(session, raw, rollup, random);
           }
         }
       }
     }
-    assertThat(routed).as("queries answered from a rollup").isGreaterThan(tables * queries / 4);
+    assertThat(routed)
+        .as("queries answered from rollups (%s)", random)
+        .isGreaterThan(tables * queries / 8);
   }
 
-  private static void append(Table table, Random random, int index) {
+  /** Appends, rollups created and refreshed at random points, maybe a rollback; the rollups. */
+  private List<String> build(Lake lake, String raw, TestRandom random) {
+    Table table =
+        lake.createTable(
+            TableDefinition.builder(raw)
+                .column("site", ColumnType.VARCHAR)
+                .column("tag", ColumnType.VARCHAR)
+                .column("time", ColumnType.TIMESTAMPTZ)
+                .column("value", ColumnType.DOUBLE)
+                .column("quality", ColumnType.INTEGER)
+                .timeColumn("time")
+                .seriesKey("site", "tag")
+                .option("auto-maintain", "false")
+                .build());
+    List<String> rollups = new ArrayList<>();
+    List<String[]> pending = new ArrayList<>(ROLLUPS);
+    int appends = 4 + random.nextInt(4);
+    long rollbackTo = -1;
+    try (Session session = lake.newSession()) {
+      for (int a = 0; a < appends; a++) {
+        append(table, random, a);
+        if (a == 1) {
+          rollbackTo = table.refresh().info().snapshots().get(0).id();
+        }
+        if (!pending.isEmpty() && random.nextInt(3) != 0) {
+          String[] spec = pending.remove(random.nextInt(pending.size()));
+          rollups.add(create(session, raw, spec));
+        }
+        if (!rollups.isEmpty() && random.nextInt(3) == 0) {
+          sql(
+              session,
+              "REFRESH MATERIALIZED ROLLUP " + rollups.get(random.nextInt(rollups.size())));
+        }
+      }
+      if (rollups.isEmpty()) {
+        rollups.add(create(session, raw, pending.remove(0)));
+      }
+      for (String rollup : rollups) {
+        if (random.nextBoolean()) {
+          sql(session, "REFRESH MATERIALIZED ROLLUP " + rollup);
+        }
+      }
+      if (random.nextInt(5) == 0) {
+        rollBack(raw, rollbackTo);
+        if (random.nextBoolean()) {
+          sql(session, "REFRESH MATERIALIZED ROLLUP " + rollups.get(0));
+        }
+      }
+    }
+    return rollups;
+  }
+
+  private static String create(Session session, String raw, String[] spec) {
+    String name = raw + spec[0];
+    sql(
+        session,
+        "CREATE MATERIALIZED ROLLUP "
+            + name
+            + " AS SELECT "
+            + spec[1]
+            + ", "
+            + spec[2]
+            + " AS bucket, "
+            + spec[3]
+            + " FROM "
+            + raw
+            + " GROUP BY "
+            + spec[1]
+            + ", bucket WITH (refresh_interval = 'off')");
+    return name;
+  }
+
+  /**
+   * Rows at random minutes of the three days, each series at its own second of the minute (so no
+   * two series share an instant and first_value over fewer keys is well defined), a few of them
+   * copies of earlier keys with new values.
+   */
+  private static void append(Table table, TestRandom random, int index) {
     var append =
         table
             .newAppend()
-            .clock(Clock.fixed(T0.plusSeconds(86_400L * 3 + index * 3600L), ZoneOffset.UTC));
-    int rows = 50 + random.nextInt(200);
+            .clock(Clock.fixed(T0.plusSeconds(86_400L * DAYS + index * 3600L), ZoneOffset.UTC));
+    int rows = 40 + random.nextInt(120);
     for (int r = 0; r < rows; r++) {
-      long second = random.nextInt(3 * 86_400 / 60) * 60L;
-      Double value = random.nextInt(20) == 0 ? null : (double) random.nextInt(1000) / 8;
-      append.row("tag" + random.nextInt(6), T0.plusSeconds(second), value);
+      int site = random.nextInt(SITES.size());
+      int tag = random.nextInt(TAGS.size());
+      long minute = random.nextInt(DAYS * 1440 / 3) * 3L;
+      long second = minute * 60 + site * TAGS.size() + tag;
+      Double value = random.nextInt(15) == 0 ? null : (double) random.nextInt(1000) / 8;
+      Integer quality = random.nextInt(10) == 0 ? null : random.nextInt(100);
+      append.row(SITES.get(site), TAGS.get(tag), T0.plusSeconds(second), value, quality);
     }
     append.commit();
   }
 
-  private static String randomQuery(Random random, String raw) {
+  private void rollBack(String raw, long snapshot) {
+    String[] name = raw.split("\\.");
+    Catalogs.openEmbedded(warehouse)
+        .loadTable(TableIdentifier.of(name[0], name[1]))
+        .manageSnapshots()
+        .rollbackTo(snapshot)
+        .commit();
+  }
+
+  private static void refreshEverything(Lake lake, String raw) {
+    lake.table(raw).newMaintenance().run();
+  }
+
+  private static String randomQuery(TestRandom random, String raw) {
+    List<String> keys = new ArrayList<>();
+    switch (random.nextInt(5)) {
+      case 0 -> {}
+      case 1 -> keys.add("site");
+      case 2 -> keys.add("tag");
+      case 3 -> keys.addAll(List.of("site", "tag"));
+      default -> keys.addAll(List.of("tag", "site"));
+    }
+    String bucket = random.nextInt(5) == 0 ? null : randomBucket(random);
+    List<String> select = new ArrayList<>(keys);
+    List<String> groups = new ArrayList<>(keys);
+    if (bucket != null) {
+      String alias = List.of("b", "bucket", "hour", "day").get(random.nextInt(4));
+      select.add(bucket + " AS " + alias);
+      groups.add(random.nextBoolean() ? alias : bucket);
+    }
+    int aggregates = 1 + random.nextInt(4);
+    for (int i = 0; i < aggregates; i++) {
+      String aggregate = AGGREGATES.get(random.nextInt(AGGREGATES.size()));
+      select.add(random.nextBoolean() ? aggregate : aggregate + " AS a" + i);
+    }
     List<String> filters = new ArrayList<>();
+    long start = random.between(-86_400, 86_400L * (DAYS + 1));
+    long end = random.nextInt(20) == 0 ? start : start + random.between(1, 86_400L * DAYS);
     if (random.nextInt(4) != 0) {
-      filters.add(
-          "time >= TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL ("
-              + random.nextInt(200_000)
-              + ") SECOND");
+      filters.add("time >= " + instant(random, start));
     }
     if (random.nextInt(3) != 0) {
-      filters.add(
-          "time < TIMESTAMPTZ '2026-01-02 00:00:00+00' + INTERVAL ("
-              + random.nextInt(200_000)
-              + ") SECOND");
+      filters.add("time < " + instant(random, end));
     }
-    if (random.nextInt(4) == 0) {
-      filters.add("tag IN ('tag1', 'tag" + random.nextInt(6) + "')");
+    if (random.nextInt(5) == 0) {
+      filters.add("site = 's" + random.nextInt(SITES.size()) + "'");
     }
-    if (random.nextInt(4) == 0) {
+    if (random.nextInt(5) == 0) {
+      filters.add("tag IN ('t1', 't" + random.nextInt(TAGS.size()) + "')");
+    }
+    if (random.nextInt(6) == 0) {
       filters.add("tag IN (SELECT tag FROM d.tags WHERE line = 'L" + random.nextInt(2) + "')");
     }
-    String where = filters.isEmpty() ? "" : " WHERE " + String.join(" AND ", filters);
-    String aggregates =
-        switch (random.nextInt(3)) {
-          case 0 -> "avg(value), count(*)";
-          case 1 -> "min(value) AS lo, max(value) AS hi, sum(value), count(value)";
-          default -> "first_value(value ORDER BY time), last_value(value ORDER BY time), count(*)";
-        };
-    // Date-unit words as aliases: JSqlParser 5.4 parses a bare "hour" as a date unit, not a column.
-    String bucket = List.of("b", "hour", "day", "bucket").get(random.nextInt(4));
-    return "SELECT tag, time_bucket(INTERVAL '1 hour', time) AS "
-        + bucket
-        + ", "
-        + aggregates
-        + " FROM "
-        + raw
-        + where
-        + " GROUP BY tag, "
-        + bucket
-        + " ORDER BY tag, "
-        + bucket;
+    StringBuilder sql =
+        new StringBuilder("SELECT ").append(String.join(", ", select)).append(" FROM ").append(raw);
+    if (!filters.isEmpty()) {
+      sql.append(" WHERE ").append(String.join(" AND ", filters));
+    }
+    if (!groups.isEmpty()) {
+      sql.append(" GROUP BY ").append(String.join(", ", groups));
+    }
+    if (random.nextInt(6) == 0) {
+      sql.append(" HAVING count(*) > 2");
+    }
+    if (!groups.isEmpty() && random.nextInt(5) == 0) {
+      sql.append(" ORDER BY ALL LIMIT 7");
+    }
+    return sql.toString();
   }
 
-  private static List<List<Object>> rows(Session session, String sql, List<String> explanation) {
-    try (QueryResult result = session.sql(sql)) {
-      List<List<Object>> rows = result.rows();
-      explanation.addAll(result.explanation());
-      return rows;
+  private static String randomBucket(TestRandom random) {
+    return switch (random.nextInt(9)) {
+      case 0 -> "time_bucket(INTERVAL '" + (2 + random.nextInt(59)) + " minutes', time)";
+      case 1 -> "time_bucket(INTERVAL '1 hour', time)";
+      case 2 ->
+          "time_bucket(INTERVAL '" + List.of(2, 3, 6, 12).get(random.nextInt(4)) + " hours', time)";
+      case 3 -> "time_bucket(INTERVAL '1 day', time)";
+      case 4 ->
+          "date_trunc('" + List.of("minute", "hour", "day").get(random.nextInt(3)) + "', time)";
+      case 5 -> "time_bucket(INTERVAL '90 minutes', time)";
+      case 6 -> "time_bucket(INTERVAL '1 hour', time, TIMESTAMPTZ '2026-01-01 00:30:00+00')";
+      case 7 ->
+          "date_bin(INTERVAL '" + List.of(15, 30, 120).get(random.nextInt(3)) + " minutes', time)";
+      default -> "time_bucket(INTERVAL '1 minute', time)";
+    };
+  }
+
+  /** The instant {@code seconds} after the data's start, often moved to an hour's start. */
+  private static String instant(TestRandom random, long seconds) {
+    if (random.nextBoolean()) {
+      seconds = seconds / 3600 * 3600;
+    }
+    return "TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (" + seconds + ") SECOND";
+  }
+
+  /** Runs {@code query} routed and not; true when it was routed. */
+  private static boolean compare(Session session, String query, TestRandom random) {
+    session.set("rollup-routing", "true");
+    Answer routed = Answer.of(session, query);
+    session.set("rollup-routing", "false");
+    Answer raw = Answer.of(session, query);
+    String what = random + ": " + query + "\n" + String.join("\n", routed.explanation());
+    assertThat(routed.columns()).as(what).isEqualTo(raw.columns());
+    assertThat(routed.types()).as(what).isEqualTo(raw.types());
+    assertSameRows(routed.rows(), raw.rows(), what);
+    return routed.routed();
+  }
+
+  /** The rollup's rows equal its definition computed from the raw table. */
+  private static void assertRollupEqualsRaw(
+      Session session, String raw, String rollup, TestRandom random) {
+    String[] spec =
+        ROLLUPS.stream().filter(s -> rollup.equals(raw + s[0])).findFirst().orElseThrow();
+    session.set("rollup-routing", "false");
+    Answer expected =
+        Answer.of(
+            session,
+            "SELECT "
+                + spec[1]
+                + ", "
+                + spec[2]
+                + " AS bucket, "
+                + spec[3]
+                + " FROM "
+                + raw
+                + " GROUP BY "
+                + spec[1]
+                + ", bucket");
+    Answer actual = Answer.of(session, "SELECT * FROM " + rollup);
+    assertSameRows(actual.rows(), expected.rows(), random + ": rollup " + rollup);
+  }
+
+  private static void assertSameRows(
+      List<List<Object>> actual, List<List<Object>> expected, String what) {
+    List<List<Object>> a = sorted(actual);
+    List<List<Object>> e = sorted(expected);
+    assertThat(a).as(what).hasSameSizeAs(e);
+    for (int i = 0; i < a.size(); i++) {
+      for (int c = 0; c < a.get(i).size(); c++) {
+        Object x = a.get(i).get(c);
+        Object y = e.get(i).get(c);
+        String cell = what + "\nrow " + i + " column " + c + "\n" + a.get(i) + "\n" + e.get(i);
+        if (x instanceof Number nx && y instanceof Number ny) {
+          assertThat(nx.doubleValue())
+              .as(cell)
+              .isCloseTo(
+                  ny.doubleValue(), Offset.offset(1e-9 * Math.max(1, Math.abs(ny.doubleValue()))));
+        } else {
+          assertThat(String.valueOf(x)).as(cell).isEqualTo(String.valueOf(y));
+        }
+      }
     }
   }
 
-  private static void assertSame(
-      List<List<Object>> actual, List<List<Object>> expected, String what) {
-    assertThat(actual).as(what).hasSameSizeAs(expected);
-    for (int i = 0; i < actual.size(); i++) {
-      List<Object> a = actual.get(i);
-      List<Object> e = expected.get(i);
-      for (int c = 0; c < a.size(); c++) {
-        Object x = a.get(c);
-        Object y = e.get(c);
-        if (x instanceof Number nx && y instanceof Number ny) {
-          assertThat(nx.doubleValue())
-              .as(what + " row " + i + " column " + c)
-              .isCloseTo(
-                  ny.doubleValue(),
-                  org.assertj.core.data.Offset.offset(
-                      1e-9 * Math.max(1, Math.abs(ny.doubleValue()))));
-        } else {
-          assertThat(String.valueOf(x))
-              .as(what + " row " + i + " column " + c)
-              .isEqualTo(String.valueOf(y));
-        }
+  /**
+   * Rows in a canonical order: by their printed keys, numbers rounded so rounding can't reorder.
+   */
+  private static List<List<Object>> sorted(List<List<Object>> rows) {
+    List<List<Object>> copy = new ArrayList<>(rows);
+    copy.sort(Comparator.comparing(RollupRoutingDifferentialTest::sortKey));
+    return copy;
+  }
+
+  private static String sortKey(List<Object> row) {
+    StringBuilder key = new StringBuilder();
+    for (Object value : row) {
+      key.append(
+              value instanceof Number number
+                  ? String.format(Locale.ROOT, "%.6e", number.doubleValue())
+                  : String.valueOf(value))
+          .append('|');
+    }
+    return key.toString();
+  }
+
+  private static void sql(Session session, String statement) {
+    try (QueryResult ignored = session.sql(statement)) {
+      // statements without rows
+    }
+  }
+
+  /** A query's column names, types, rows and whether it was routed. */
+  private record Answer(
+      List<String> columns,
+      List<String> types,
+      List<List<Object>> rows,
+      boolean routed,
+      List<String> explanation) {
+    static Answer of(Session session, String sql) {
+      try (QueryResult result = session.sql(sql)) {
+        return new Answer(
+            result.columnNames(),
+            result.columnTypes(),
+            result.rows(),
+            result.isRouted(),
+            result.explanation());
       }
     }
   }
