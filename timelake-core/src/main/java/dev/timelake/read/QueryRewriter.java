@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.FromItem;
@@ -37,6 +38,7 @@ public final class QueryRewriter {
   private final SessionSettings settings;
   private final ConstantEvaluator constants;
   private final List<String> explanation = new ArrayList<>();
+  private final Map<Table, Expression> pushed = new IdentityHashMap<>();
 
   public QueryRewriter(
       LakeCatalog catalog,
@@ -61,6 +63,15 @@ public final class QueryRewriter {
     this.connection = connection;
     this.settings = settings;
     this.constants = constants;
+  }
+
+  /**
+   * Applies {@code keyFilter} to every file {@code node} reads, before copies are removed; the
+   * filter MUST read only the table's key columns, unqualified (see {@link ScanSql}).
+   */
+  public QueryRewriter pushDown(Table node, Expression keyFilter) {
+    pushed.put(node, keyFilter);
+    return this;
   }
 
   /** What the rewrite did, one line per table reference. */
@@ -110,7 +121,9 @@ public final class QueryRewriter {
     DedupStrategy strategy =
         DedupStrategy.parse(
             settings.resolve(Settings.READ_DEDUP_STRATEGY, contract).orElse("merge"));
-    String relation = ScanSql.relation(plan, strategy);
+    String relation =
+        ScanSql.relation(
+            plan, strategy, Optional.ofNullable(pushed.get(node)).map(Expression::toString));
     catalog.heat().record(table.name(), plan.partitions());
     explanation.add(
         plan.explanation()

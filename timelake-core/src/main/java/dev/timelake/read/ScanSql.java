@@ -5,6 +5,7 @@ import dev.timelake.engine.SqlText;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Renders a {@link ScanPlan} as a DuckDB relation with the table's columns: independent files are
@@ -20,22 +21,33 @@ public final class ScanSql {
 
   /** A SELECT statement producing the table's rows as the plan reads them. */
   public static String relation(ScanPlan plan, DedupStrategy strategy) {
+    return relation(plan, strategy, Optional.empty());
+  }
+
+  /**
+   * Like {@link #relation(ScanPlan, DedupStrategy)}, keeping only the rows for which {@code
+   * keyFilter} holds, applied to every file read before copies are removed. The filter MUST read
+   * only the table's key columns (series key and time, unqualified): every copy of a key then
+   * passes or fails together, so removing rows first cannot let an older copy win.
+   */
+  public static String relation(ScanPlan plan, DedupStrategy strategy, Optional<String> keyFilter) {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
+    String where = keyFilter.map(filter -> " WHERE " + filter).orElse("");
     List<String> parts = new ArrayList<>();
     if (!plan.independent().isEmpty()) {
-      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()));
+      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()) + where);
     }
     for (List<PlannedFile> group : plan.overlapping()) {
       if (group.stream().allMatch(PlannedFile::fresh)) {
         // Fresh files never share a key with each other.
-        parts.add("SELECT " + columns + " FROM " + readParquet(group));
+        parts.add("SELECT " + columns + " FROM " + readParquet(group) + where);
         continue;
       }
       parts.add(
           strategy == DedupStrategy.MERGE
-              ? mergedGroup(contract, columns, group)
-              : keysFirstGroup(contract, columns, group));
+              ? mergedGroup(contract, columns, group, where)
+              : keysFirstGroup(contract, columns, group, where));
     }
     if (parts.isEmpty()) {
       return empty(contract);
@@ -51,18 +63,22 @@ public final class ScanSql {
    * late files overlap many on-time ones, this ranks a few percent of the rows.
    */
   private static String mergedGroup(
-      TableContract contract, String columns, List<PlannedFile> group) {
+      TableContract contract, String columns, List<PlannedFile> group, String where) {
     List<PlannedFile> fresh = group.stream().filter(PlannedFile::fresh).toList();
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
-    String contested = ranked(columns, notFresh);
+    String contested = ranked(columns, notFresh, where);
     String uncontested = "";
     if (!fresh.isEmpty()) {
-      String keys = "(" + heldKeys(contract, notFresh) + ")";
+      String keys = "(" + heldKeys(contract, notFresh, where) + ")";
+      String freshRows =
+          where.isEmpty()
+              ? readParquet(fresh)
+              : "(SELECT " + columns + " FROM " + readParquet(fresh) + where + ")";
       uncontested =
           "SELECT "
               + columns
               + " FROM "
-              + readParquet(fresh)
+              + freshRows
               + " AS "
               + ROW
               + " ANTI JOIN "
@@ -74,7 +90,7 @@ public final class ScanSql {
               + " UNION ALL ";
       contested +=
           " UNION ALL SELECT * FROM ("
-              + ranked(columns, fresh)
+              + ranked(columns, fresh, where)
               + ") AS "
               + ROW
               + " SEMI JOIN "
@@ -101,18 +117,18 @@ public final class ScanSql {
    * two files is always held by a non-fresh one, so only those keys are candidates.
    */
   private static String keysFirstGroup(
-      TableContract contract, String columns, List<PlannedFile> group) {
+      TableContract contract, String columns, List<PlannedFile> group, String where) {
     String keys = SqlText.identifiers(contract.keyColumns());
     List<String> rankColumns = new ArrayList<>(contract.keyColumns());
     contract.ingestTimeColumn().ifPresent(rankColumns::add);
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
     String copies =
         "SELECT * FROM ("
-            + ranked(SqlText.identifiers(rankColumns), group)
+            + ranked(SqlText.identifiers(rankColumns), group, where)
             + ") AS "
             + ROW
             + " SEMI JOIN ("
-            + heldKeys(contract, notFresh)
+            + heldKeys(contract, notFresh, where)
             + ") AS "
             + KEY
             + " ON "
@@ -133,7 +149,7 @@ public final class ScanSql {
     return "SELECT "
         + columns
         + " FROM ("
-        + ranked(columns, group)
+        + ranked(columns, group, where)
         + ") AS "
         + ROW
         + " ANTI JOIN ("
@@ -153,11 +169,12 @@ public final class ScanSql {
   }
 
   /** The distinct keys the files hold. */
-  private static String heldKeys(TableContract contract, List<PlannedFile> files) {
+  private static String heldKeys(TableContract contract, List<PlannedFile> files, String where) {
     return "SELECT DISTINCT "
         + SqlText.identifiers(contract.keyColumns())
         + " FROM "
-        + readParquet(files);
+        + readParquet(files)
+        + where;
   }
 
   /** Equal keys of a row and a listed key, a missing series key equal to a missing one. */
@@ -179,7 +196,7 @@ public final class ScanSql {
    * order and each row's number is looked up by DuckDB's {@code file_index}. A table with a column
    * of that name is read file by file instead.
    */
-  private static String ranked(String columns, List<PlannedFile> files) {
+  private static String ranked(String columns, List<PlannedFile> files, String where) {
     if (columns.toLowerCase(java.util.Locale.ROOT).contains("\"file_index\"")) {
       List<String> ranked = new ArrayList<>();
       for (PlannedFile file : files) {
@@ -191,7 +208,8 @@ public final class ScanSql {
                 + " AS BIGINT) AS "
                 + SEQUENCE
                 + " FROM "
-                + readParquet(List.of(file)));
+                + readParquet(List.of(file))
+                + where);
       }
       return String.join(" UNION ALL ", ranked);
     }
@@ -203,7 +221,8 @@ public final class ScanSql {
         + "] AS BIGINT[])[CAST(file_index AS BIGINT) + 1] AS "
         + SEQUENCE
         + " FROM "
-        + readParquet(files);
+        + readParquet(files)
+        + where;
   }
 
   /** Latest write first: highest insertion time, then highest data sequence number. */

@@ -7,6 +7,7 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.catalog.PinnedTables;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.QueryRewriter;
@@ -16,6 +17,7 @@ import dev.timelake.rollup.StoredAggregate;
 import dev.timelake.route.Cells;
 import dev.timelake.route.QueryShape;
 import dev.timelake.route.RenderSpec;
+import dev.timelake.route.RenderedRoute;
 import dev.timelake.route.RouteCandidates;
 import dev.timelake.route.RouteDecision;
 import dev.timelake.route.RoutePlan;
@@ -49,6 +51,9 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 final class RefreshRunner {
   private static final String ALIAS = "__tl_raw";
   private static final String ROUTED = "__tl_refresh";
+
+  /** The temporary table holding a window's changed cells. */
+  private static final String CELLS = "__tl_refresh_cells";
 
   private final LakeCatalog catalog;
   private final EngineConnection connection;
@@ -145,14 +150,41 @@ final class RefreshRunner {
       RefreshWindow window,
       Map<String, String> record,
       Instant now) {
-    Optional<Cells> cells =
-        window
-            .cellsFrom()
-            .map(files -> cells(files, rollup, raw.contract().timeColumn().orElseThrow()));
+    String time = raw.contract().timeColumn().orElseThrow();
+    Optional<Cells> cells = window.cellsFrom().map(files -> cells(files, rollup, time));
+    try {
+      RenderedRoute rendered =
+          RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells));
+      PinnedTables tables = new PinnedTables(catalog).pin(raw);
+      sources.forEach(source -> tables.pin(source.table()));
+      QueryRewriter rewriter = new QueryRewriter(catalog, tables, connection, alwaysDeduplicated());
+      // The cells are a filter on key columns: applied to every raw file before copies are
+      // removed, so the dedup of the window's data only handles the changed cells' rows.
+      if (cells.isPresent() && rendered.rawTable().isPresent()) {
+        rewriter.pushDown(rendered.rawTable().get(), cellFilter(cells.get(), rollup, time));
+      }
+      String sql = rewriter.rewrite(rows(rollup, route, rendered));
+      LoadedTable target = catalog.require(rollup.name());
+      return new AppendOperation(
+              target,
+              connection,
+              List.of(new AppendSource.Query(sql, AppendSource.Casting.LITERALS)),
+              Optional.empty(),
+              now,
+              "rollup-refresh",
+              progress)
+          .summary(record)
+          .run();
+    } finally {
+      cells.ifPresent(c -> connection.execute("DROP TABLE IF EXISTS " + CELLS));
+    }
+  }
+
+  /** The rollup's columns from the rendered route. */
+  private static PlainSelect rows(Rollup rollup, RoutePlan route, RenderedRoute rendered) {
     PlainSelect rows = new PlainSelect();
     ParenthesedSelect from = new ParenthesedSelect();
-    from.setSelect(
-        RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells)));
+    from.setSelect(rendered.relation());
     from.setAlias(new Alias(ROUTED, true));
     rows.setFromItem(from);
     for (String key : rollup.keys()) {
@@ -166,24 +198,14 @@ final class RefreshRunner {
           SyntaxTrees.column(ROUTED, RouteRenderer.aggregate(calls.indexOf(aggregate.call())));
       rows.addSelectItems(SyntaxTrees.item(value, aggregate.name()));
     }
-    PinnedTables tables = new PinnedTables(catalog).pin(raw);
-    sources.forEach(source -> tables.pin(source.table()));
-    String sql = new QueryRewriter(catalog, tables, connection, alwaysDeduplicated()).rewrite(rows);
-    LoadedTable target = catalog.require(rollup.name());
-    return new AppendOperation(
-            target,
-            connection,
-            List.of(new AppendSource.Query(sql, AppendSource.Casting.LITERALS)),
-            Optional.empty(),
-            now,
-            "rollup-refresh",
-            progress)
-        .summary(record)
-        .run();
+    return rows;
   }
 
-  /** The (keys…, bucket) cells the changed files hold. */
-  private static Cells cells(List<PlannedFile> files, Rollup rollup, String time) {
+  /**
+   * The (keys…, bucket) cells the changed files hold, kept in a temporary table of the connection
+   * for the window: every part of the window's query, and every raw file read, is limited to them.
+   */
+  private Cells cells(List<PlannedFile> files, Rollup rollup, String time) {
     BucketGrid grid = rollup.grid();
     PlainSelect select = new PlainSelect();
     select.setDistinct(new Distinct());
@@ -199,11 +221,25 @@ final class RefreshRunner {
             Cells.BUCKET));
     select.setFromItem(
         SyntaxTrees.readParquet(
-            files.stream()
-                .map(PlannedFile::location)
-                .map(dev.timelake.engine.SqlText::localPath)
-                .toList()));
-    return new Cells(rollup.keys(), select);
+            files.stream().map(PlannedFile::location).map(SqlText::localPath).toList()));
+    connection.execute("CREATE OR REPLACE TEMPORARY TABLE " + CELLS + " AS " + select);
+    PlainSelect listed = new PlainSelect();
+    for (String key : rollup.keys()) {
+      listed.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(key), key));
+    }
+    listed.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(Cells.BUCKET), Cells.BUCKET));
+    listed.setFromItem(new net.sf.jsqlparser.schema.Table("temp", CELLS));
+    return new Cells(rollup.keys(), listed);
+  }
+
+  /** The cells as a filter on a raw file's own (unqualified) key and time columns. */
+  private static Expression cellFilter(Cells cells, Rollup rollup, String time) {
+    List<Expression> keys = new ArrayList<>();
+    for (String key : cells.keys()) {
+      keys.add(SyntaxTrees.column(key));
+    }
+    return RouteRenderer.inCells(
+        cells, rollup.grid(), keys, SyntaxTrees.call("epoch_us", SyntaxTrees.column(time)));
   }
 
   /** A refresh reads the raw table with copies removed whatever the table's read-dedup says. */

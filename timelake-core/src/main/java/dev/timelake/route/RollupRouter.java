@@ -106,9 +106,10 @@ public final class RollupRouter {
           OutputLabels.of(select, analyzed.alias(), contract, constants, connection);
       Select route =
           RouteRenderer.render(
-              decision.plan().get(),
-              contract,
-              new RenderSpec(analyzed.alias(), analyzed.keyFilters(), Optional.empty()));
+                  decision.plan().get(),
+                  contract,
+                  new RenderSpec(analyzed.alias(), analyzed.keyFilters(), Optional.empty()))
+              .relation();
       SelectRewriter.rewrite(select, analyzed, route, labels);
     }
     return decision;

@@ -15,10 +15,12 @@ import dev.timelake.time.IntervalSet;
 import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.GroupByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -58,20 +60,23 @@ public final class RouteRenderer {
   }
 
   /** The plan as one relation; see the class comment for its columns. */
-  public static Select render(RoutePlan plan, TableContract raw, RenderSpec spec) {
+  public static RenderedRoute render(RoutePlan plan, TableContract raw, RenderSpec spec) {
     return new RouteRenderer(plan, raw, spec).render();
   }
 
-  private Select render() {
+  private RenderedRoute render() {
     List<Select> parts = new ArrayList<>();
     for (RoutePart part : plan.parts()) {
       parts.add(rollupPart(part));
     }
+    Optional<Table> rawTable = Optional.empty();
     if (!plan.rawIntervals().isEmpty()) {
-      parts.add(rawPart());
+      PlainSelect rawPart = rawPart();
+      rawTable = Optional.of((Table) rawPart.getFromItem());
+      parts.add(rawPart);
     }
     Select union = union(parts);
-    return plan.merged() ? mergedStates(union) : union;
+    return new RenderedRoute(plan.merged() ? mergedStates(union) : union, rawTable);
   }
 
   private static Select union(List<Select> parts) {
@@ -253,11 +258,20 @@ public final class RouteRenderer {
 
   /** {@code (keys…, bucket start µs) IN (cells)}, the bucket at the query's grid. */
   private Expression inCells(Cells cells, Expression micros) {
-    BucketGrid grid = plan.shape().grid().orElseThrow();
-    List<Expression> row = new ArrayList<>();
+    List<Expression> keys = new ArrayList<>();
     for (String key : cells.keys()) {
-      row.add(SyntaxTrees.column(spec.alias(), key));
+      keys.add(SyntaxTrees.column(spec.alias(), key));
     }
+    return inCells(cells, plan.shape().grid().orElseThrow(), keys, micros);
+  }
+
+  /**
+   * {@code (keys…, bucket start of micros on grid) IN (cells)}: true for rows of the listed cells.
+   * {@code keys} are the references to the cells' key columns, {@code micros} the rows' time in µs.
+   */
+  public static Expression inCells(
+      Cells cells, BucketGrid grid, List<Expression> keys, Expression micros) {
+    List<Expression> row = new ArrayList<>(keys);
     row.add(SyntaxTrees.bucketStartMicros(micros, grid.widthMicros(), grid.originMicros()));
     ParenthesedSelect relation = new ParenthesedSelect();
     relation.setSelect(cells.relation());
