@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.timelake.catalog.Catalogs;
 import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.refresh.RefreshScheduler;
+import dev.timelake.rollup.RollupStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +86,43 @@ public final class Lake implements AutoCloseable {
   /** Drops a table and deletes its files; returns false if it did not exist. */
   public boolean dropTable(TableName name) {
     return catalog.drop(name);
+  }
+
+  /** Starts building the rollup {@code name} ({@code ns.rollup}); see {@link RollupCreation}. */
+  public RollupCreation newRollup(String name) {
+    return new RollupCreation(catalog, TableName.parse(name));
+  }
+
+  /** The rollup {@code name}; throws {@link NotFoundException} if there is none. */
+  public RollupInfo rollup(TableName name) {
+    return Rollups.info(catalog, RollupStore.require(catalog, name));
+  }
+
+  /** The rollups of the raw table {@code table}. */
+  public List<RollupInfo> rollups(TableName table) {
+    return RollupStore.rollupsOf(catalog, catalog.require(table)).stream()
+        .map(rollup -> Rollups.info(catalog, rollup))
+        .toList();
+  }
+
+  /** Brings the rollup {@code name} up to date with its raw table now. */
+  public RefreshReport refreshRollup(TableName name) {
+    try (EngineConnection connection = catalog.engine().connect()) {
+      return new RefreshScheduler(catalog, connection, message -> {})
+          .refresh(name, java.time.Instant.now());
+    }
+  }
+
+  /** What a refresh of the rollup {@code name} would do now, one line per decision. */
+  public List<String> refreshPlan(TableName name) {
+    try (EngineConnection connection = catalog.engine().connect()) {
+      return new RefreshScheduler(catalog, connection, message -> {}).plan(name).explanation();
+    }
+  }
+
+  /** Drops the rollup {@code name}; returns false if it did not exist. */
+  public boolean dropRollup(TableName name) {
+    return RollupStore.drop(catalog, name);
   }
 
   /** A new SQL session with its own settings. Sessions are not thread-safe; use one per thread. */

@@ -7,6 +7,7 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.rollup.Rollup;
+import dev.timelake.rollup.RollupDefinition;
 import dev.timelake.rollup.RollupStore;
 import dev.timelake.table.Durations;
 import dev.timelake.table.Settings;
@@ -34,6 +35,25 @@ public final class RefreshScheduler {
     this.catalog = catalog;
     this.connection = connection;
     this.progress = progress;
+  }
+
+  /**
+   * Creates the rollup {@code definition} describes and fills it with its first refresh, computed
+   * from the raw table's other rollups where they are up to date. If the refresh fails, the new
+   * rollup is dropped again.
+   */
+  public RefreshReport create(RollupDefinition definition, Instant now) {
+    RollupStore.create(catalog, definition);
+    try {
+      return refresh(definition.name(), now);
+    } catch (RuntimeException e) {
+      try {
+        RollupStore.drop(catalog, definition.name());
+      } catch (RuntimeException dropFailure) {
+        e.addSuppressed(dropFailure);
+      }
+      throw e;
+    }
   }
 
   /** What a refresh of {@code rollup} now would do; changes nothing. */

@@ -44,8 +44,7 @@ final class RollupStatements {
                 statement,
                 name -> catalog.require(name).contract(),
                 new ConstantEvaluator(connection));
-        RollupStore.create(catalog, definition);
-        RefreshReport report = refreshes.refresh(statement.name(), now);
+        RefreshReport report = refreshes.create(definition, now);
         yield StatementOutcome.wrote(
             StatementKind.CREATE_ROLLUP,
             "Created rollup " + statement.name() + " (" + report.rowsWritten() + " rows)",

@@ -34,6 +34,19 @@ public final class TableOptions {
     return options;
   }
 
+  /** The inside of a WITH clause that {@link #parse} reads back as {@code options}. */
+  public static String format(Map<String, String> options) {
+    StringBuilder body = new StringBuilder();
+    options.forEach(
+        (key, value) ->
+            body.append(body.length() == 0 ? "" : ", ")
+                .append(key)
+                .append(" = '")
+                .append(value.replace("'", "''"))
+                .append('\''));
+    return body.toString();
+  }
+
   /** A single-quoted SQL string's text; other values trimmed as they are. */
   public static String unquote(String value) {
     String trimmed = value.trim();

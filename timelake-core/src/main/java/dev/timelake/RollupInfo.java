@@ -1,0 +1,32 @@
+package dev.timelake;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A rollup as a user sees it: the raw table it aggregates, its grouping columns, bucket width and
+ * origin (µs since 1970 of one bucket start), its stored columns and the aggregate each holds (e.g.
+ * {@code avg_value → avg(value)}), the raw snapshot its rows reflect (-1: none yet), and its live
+ * rows and files.
+ */
+public record RollupInfo(
+    TableName name,
+    TableName source,
+    List<String> keys,
+    Duration bucket,
+    long originMicros,
+    Map<String, String> aggregates,
+    long reflectsSnapshot,
+    long rows,
+    int files) {
+  public RollupInfo {
+    requireNonNull(name, "name is null");
+    requireNonNull(source, "source is null");
+    keys = List.copyOf(keys);
+    requireNonNull(bucket, "bucket is null");
+    aggregates = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(aggregates));
+  }
+}

@@ -1,0 +1,214 @@
+package dev.timelake.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.Chunk;
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.TableName;
+import dev.timelake.rollup.AggregateCall;
+import dev.timelake.rollup.StoredAggregate;
+import dev.timelake.table.TableContract;
+import dev.timelake.time.BucketGrid;
+import dev.timelake.time.IntervalSet;
+import dev.timelake.time.TimeInterval;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Routing decisions from shapes and candidates alone: no lake, no SQL. */
+class RoutePlannerTest {
+  private static final long HOUR = 3_600_000_000L;
+  private static final long DAY = 24 * HOUR;
+  private static final TableName RAW = TableName.parse("iot.r");
+  private static final TableContract CONTRACT =
+      new TableContract(
+          RAW,
+          List.of(
+              Column.required("site", ColumnType.VARCHAR),
+              Column.required("tag", ColumnType.VARCHAR),
+              Column.required("time", ColumnType.TIMESTAMPTZ),
+              Column.nullable("value", ColumnType.DOUBLE)),
+          Optional.of("time"),
+          List.of("site", "tag"),
+          Chunk.DAY,
+          Optional.empty(),
+          Map.of("dedup", "true"));
+  private static final AggregateCall MAX = AggregateCall.of("max", "value");
+  private static final AggregateCall FIRST = AggregateCall.of("first_value", "value");
+  private static final RawFacts TEN_DAYS = new RawFacts(CONTRACT, 1, IntervalSet.of(0, 10 * DAY));
+
+  @Test
+  void theWidestRollupAnswersFirstAndTheNextTheBucketsItLacks() {
+    RouteCandidate daily =
+        candidate("iot.r_1d", DAY, 100, IntervalSet.of(0, Long.MAX_VALUE).subtract(day(9)));
+    RouteCandidate hourly = candidate("iot.r_1h", HOUR, 2_400, IntervalSet.of(0, Long.MAX_VALUE));
+    RoutePlan plan = routed(shape(Optional.empty(), IntervalSet.all()), daily, hourly);
+    assertThat(plan.rollups()).containsExactly(daily.name(), hourly.name());
+    assertThat(plan.parts().get(0).intervals()).isEqualTo(IntervalSet.of(0, 9 * DAY));
+    assertThat(plan.parts().get(1).intervals()).isEqualTo(day(9));
+    assertThat(plan.rawIntervals().isEmpty()).isTrue();
+    assertThat(plan.merged()).isTrue();
+  }
+
+  @Test
+  void everyQueryBucketComesFromOnePart() {
+    RouteCandidate hourly =
+        candidate(
+            "iot.r_1h",
+            HOUR,
+            2_400,
+            IntervalSet.of(0, Long.MAX_VALUE).subtract(IntervalSet.of(DAY + HOUR, DAY + 2 * HOUR)));
+    RoutePlan plan = routed(shape(Optional.of(BucketGrid.of(DAY, 0)), IntervalSet.all()), hourly);
+    // The day with a changed hour is read from raw as a whole, not 23 hours from the rollup.
+    assertThat(plan.parts().get(0).intervals())
+        .isEqualTo(IntervalSet.of(0, 10 * DAY).subtract(day(1)));
+    assertThat(plan.rawIntervals()).isEqualTo(day(1));
+    assertThat(plan.merged()).isFalse();
+  }
+
+  @Test
+  void bucketsBeforeTheRawTablesDataStayUnreadEvenWhereTheRollupKeepsThem() {
+    // Retention dropped the raw table's first two days; the rollup still holds them.
+    RawFacts retained = new RawFacts(CONTRACT, 1, IntervalSet.of(2 * DAY, 10 * DAY));
+    RouteCandidate daily = candidate("iot.r_1d", DAY, 100, IntervalSet.of(2 * DAY, Long.MAX_VALUE));
+    RoutePlan plan =
+        RoutePlanner.plan(
+                shape(Optional.of(BucketGrid.of(DAY, 0)), IntervalSet.all()),
+                retained,
+                List.of(daily))
+            .plan()
+            .orElseThrow();
+    assertThat(plan.parts().get(0).intervals()).isEqualTo(IntervalSet.of(2 * DAY, 10 * DAY));
+    assertThat(plan.rawIntervals().isEmpty()).isTrue();
+  }
+
+  @Test
+  void aBucketReachingBeyondTheDataCountsAsWhole() {
+    // The query starts at 05:30 and the data at 06:00: the 05:00 bucket holds only data inside.
+    RawFacts late = new RawFacts(CONTRACT, 1, IntervalSet.of(6 * HOUR, 10 * DAY));
+    RouteCandidate hourly = candidate("iot.r_1h", HOUR, 2_400, IntervalSet.of(0, Long.MAX_VALUE));
+    QueryShape query =
+        shape(Optional.of(BucketGrid.of(HOUR, 0)), IntervalSet.of(5 * HOUR + HOUR / 2, DAY));
+    RoutePlan plan = RoutePlanner.plan(query, late, List.of(hourly)).plan().orElseThrow();
+    assertThat(plan.parts().get(0).intervals()).isEqualTo(IntervalSet.of(6 * HOUR, DAY));
+    assertThat(plan.rawIntervals().isEmpty()).isTrue();
+  }
+
+  @Test
+  void theRollupBeingRefreshedIsNeverItsOwnSource() {
+    RouteCandidate hourly = candidate("iot.r_1h", HOUR, 2_400, IntervalSet.of(0, Long.MAX_VALUE));
+    QueryShape refresh =
+        new QueryShape(
+            RAW,
+            List.of("site", "tag"),
+            Optional.of(BucketGrid.of(HOUR, 0)),
+            List.of(MAX),
+            IntervalSet.of(0, DAY),
+            Set.of(),
+            Optional.of(hourly.name()));
+    RouteDecision decision = RoutePlanner.plan(refresh, TEN_DAYS, List.of(hourly));
+    assertThat(decision.isRouted()).isFalse();
+    assertThat(RoutePlanner.rawOnly(refresh, TEN_DAYS, List.of()).rawIntervals())
+        .isEqualTo(IntervalSet.of(0, DAY));
+  }
+
+  @Test
+  void firstValueOverFewerKeysNeedsTheStoredTimeOfTheFirstReading() {
+    List<StoredAggregate> withoutTime = List.of(new StoredAggregate("first_v", FIRST));
+    RouteCandidate rollup =
+        new RouteCandidate(
+            TableName.parse("iot.r_1h"),
+            List.of("site", "tag"),
+            "bucket",
+            BucketGrid.of(HOUR, 0),
+            withoutTime,
+            2_400,
+            10,
+            IntervalSet.of(0, Long.MAX_VALUE),
+            1,
+            Optional.empty());
+    QueryShape bySite =
+        new QueryShape(
+            RAW,
+            List.of("site"),
+            Optional.of(BucketGrid.of(DAY, 0)),
+            List.of(FIRST),
+            IntervalSet.all(),
+            Set.of(),
+            Optional.empty());
+    RouteDecision decision = RoutePlanner.plan(bySite, TEN_DAYS, List.of(rollup));
+    assertThat(decision.explanation())
+        .contains("not routed: iot.r_1h: stores nothing first_value(value) can be computed from");
+    QueryShape bySeries =
+        new QueryShape(
+            RAW,
+            List.of("site", "tag"),
+            Optional.of(BucketGrid.of(DAY, 0)),
+            List.of(FIRST),
+            IntervalSet.all(),
+            Set.of(),
+            Optional.empty());
+    assertThat(RoutePlanner.plan(bySeries, TEN_DAYS, List.of(rollup)).isRouted()).isTrue();
+  }
+
+  @Test
+  void filtersOnAKeyTheRollupDoesNotGroupByAreNotRouted() {
+    RouteCandidate bySite =
+        new RouteCandidate(
+            TableName.parse("iot.r_site_1h"),
+            List.of("site"),
+            "bucket",
+            BucketGrid.of(HOUR, 0),
+            List.of(new StoredAggregate("max_value", MAX)),
+            240,
+            100,
+            IntervalSet.of(0, Long.MAX_VALUE),
+            1,
+            Optional.empty());
+    QueryShape filtered =
+        new QueryShape(
+            RAW,
+            List.of("site"),
+            Optional.of(BucketGrid.of(DAY, 0)),
+            List.of(MAX),
+            IntervalSet.all(),
+            Set.of("tag"),
+            Optional.empty());
+    assertThat(RoutePlanner.plan(filtered, TEN_DAYS, List.of(bySite)).explanation())
+        .contains(
+            "not routed: iot.r_site_1h: groups by (site), not by tag that the query groups or"
+                + " filters by");
+  }
+
+  private static RoutePlan routed(QueryShape shape, RouteCandidate... candidates) {
+    RouteDecision decision = RoutePlanner.plan(shape, TEN_DAYS, List.of(candidates));
+    assertThat(decision.isRouted()).as("%s", decision.explanation()).isTrue();
+    return decision.plan().orElseThrow();
+  }
+
+  private static QueryShape shape(Optional<BucketGrid> grid, IntervalSet time) {
+    return new QueryShape(
+        RAW, List.of("site", "tag"), grid, List.of(MAX), time, Set.of(), Optional.empty());
+  }
+
+  private static RouteCandidate candidate(String name, long width, long rows, IntervalSet usable) {
+    return new RouteCandidate(
+        TableName.parse(name),
+        List.of("site", "tag"),
+        "bucket",
+        BucketGrid.of(width, 0),
+        List.of(new StoredAggregate("max_value", MAX)),
+        rows,
+        (double) 240_000 / rows,
+        usable,
+        1,
+        Optional.empty());
+  }
+
+  private static IntervalSet day(int index) {
+    return IntervalSet.of(List.of(new TimeInterval(index * DAY, (index + 1) * DAY)));
+  }
+}
