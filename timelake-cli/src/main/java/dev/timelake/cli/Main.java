@@ -51,6 +51,7 @@ import picocli.CommandLine.TypeConversionException;
       DropCommand.class,
       SettingsCommand.class,
       MaintainCommand.class,
+      RollupCommand.class,
       DuckdbCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
