@@ -109,7 +109,10 @@ public final class BenchmarkRunner {
       LakeOperations lakeOperations = new LakeOperations(lake);
       if (!queriesOnly) {
         progress.accept("creating rollups");
-        operations.addAll(lakeOperations.createRollups());
+        operations.addAll(
+            lakeOperations.createRollups(
+                BenchmarkQueries.of(scale, span[0], span[1], Set.of("daily-stats")).stream()
+                    .findFirst()));
       }
       String data = describe(lake);
       List<QueryFigures> asLoaded = measure(lake, warehouse, selected);

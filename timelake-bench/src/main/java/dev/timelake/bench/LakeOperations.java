@@ -12,8 +12,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -45,11 +47,12 @@ final class LakeOperations {
 
   /**
    * Creates the 1-minute, hourly and daily rollups, timing each; the daily one twice, without and
-   * with the 1-minute rollup present. Rollups left by an earlier run are dropped first. Inline
-   * refresh is off, so that the append measured later is only an append and the refresh is measured
-   * on its own.
+   * with the 1-minute rollup present, and between them runs {@code fromMinuteRollup} (daily
+   * statistics) while the 1-minute rollup is the only one. Rollups left by an earlier run are
+   * dropped first. Inline refresh is off, so that the append measured later is only an append and
+   * the refresh is measured on its own.
    */
-  List<OperationFigure> createRollups() {
+  List<OperationFigure> createRollups(Optional<BenchmarkQuery> fromMinuteRollup) {
     for (String rollup : List.of(DAILY_ROLLUP, HOURLY_ROLLUP, MINUTE_ROLLUP)) {
       sql("DROP MATERIALIZED ROLLUP IF EXISTS " + rollup);
     }
@@ -62,6 +65,8 @@ final class LakeOperations {
     if (dailyAlone.took().isPresent()) {
       sql("DROP MATERIALIZED ROLLUP IF EXISTS " + DAILY_ROLLUP);
     }
+    List<OperationFigure> figures = new ArrayList<>(List.of(dailyAlone, minute));
+    fromMinuteRollup.ifPresent(query -> figures.add(routedQuery(query, "1-minute rollup alone")));
     OperationFigure dailyWithMinute =
         timed(
             "create daily rollup (1-minute rollup present)",
@@ -75,7 +80,39 @@ final class LakeOperations {
                     "1 hour",
                     ", first_value(value ORDER BY time) AS first_v,"
                         + " last_value(value ORDER BY time) AS last_v"));
-    return List.of(dailyAlone, minute, dailyWithMinute, hourly);
+    figures.add(dailyWithMinute);
+    figures.add(hourly);
+    return figures;
+  }
+
+  /** Runs {@code query} once with routing on and reports its time and the rollups it read. */
+  private OperationFigure routedQuery(BenchmarkQuery query, String what) {
+    String name = query.name() + " from the " + what;
+    try (Session session = lake.newSession().set("rollup-routing", "true")) {
+      long started = System.nanoTime();
+      try (QueryResult result = session.sql(query.sql(SqlDialect.forTimelake()))) {
+        long rows = result.rows().size();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        List<String> rollups =
+            result.routes().stream()
+                .flatMap(route -> route.rollups().stream())
+                .map(Object::toString)
+                .toList();
+        return OperationFigure.measured(
+            name,
+            took,
+            String.format(
+                Locale.ROOT,
+                "%,d rows, %s",
+                rows,
+                rollups.isEmpty()
+                    ? "not routed: "
+                        + result.routes().stream().findFirst().flatMap(r -> r.reason()).orElse("")
+                    : "read " + String.join(", ", rollups)));
+      }
+    } catch (TimelakeException e) {
+      return OperationFigure.notMeasured(name, notSupported(e));
+    }
   }
 
   /** Appends hour {@code hour} of the plant (counted from its start), as the gateway would. */
