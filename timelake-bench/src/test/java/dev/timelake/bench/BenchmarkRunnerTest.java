@@ -103,11 +103,13 @@ class BenchmarkRunnerTest {
         .extracting(OperationFigure::name)
         .contains(
             "bulk load (generation), this run",
-            "create 1-minute rollup",
+            "create 1-minute rollup (with first and last)",
+            "daily-stats from the 1-minute rollup alone",
             "create daily rollup (no 1-minute rollup present)",
             "create daily rollup (1-minute rollup present)",
             "hourly append (one more hour)",
             "refresh 1-minute rollup after one hourly append",
+            "refresh hourly rollup after one hourly append",
             "maintain after the load");
     assertThat(report.operations())
         .allSatisfy(o -> assertThat(o.took()).as(o.name() + ": " + o.detail()).isPresent());
