@@ -24,6 +24,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
@@ -83,7 +84,7 @@ public final class LakeCatalog implements AutoCloseable {
         table = refreshed(name, table);
       }
       return Optional.of(new LoadedTable(name, table, TableContract.of(name, table)));
-    } catch (NoSuchTableException e) {
+    } catch (NoSuchTableException | NoSuchNamespaceException e) {
       tables.remove(name);
       return Optional.empty();
     }

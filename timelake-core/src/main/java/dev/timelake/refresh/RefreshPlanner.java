@@ -1,5 +1,6 @@
 package dev.timelake.refresh;
 
+import dev.timelake.TimelakeException;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.ScanPlanner;
@@ -10,6 +11,7 @@ import dev.timelake.time.IntervalSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Decides what a refresh recomputes, from both tables' metadata at pinned snapshots. Pure: reads
@@ -43,7 +45,24 @@ public final class RefreshPlanner {
     List<PlannedFile> rawFiles = ScanPlanner.liveFiles(raw);
     List<PlannedFile> changed = RollupChanges.changedFiles(rawFiles, recordedSequence);
     BucketGrid grid = rollup.grid();
+    for (PlannedFile file : changed) {
+      if (file.minMicros() == Long.MIN_VALUE || file.maxMicros() == Long.MAX_VALUE) {
+        throw TimelakeException.validation(
+            "Cannot refresh rollup %s: raw file %s has no time bounds in its metadata (run"
+                + " maintain on %s to rewrite it)",
+            rollup.name(), file.location(), raw.name());
+      }
+    }
     IntervalSet buckets = RollupChanges.spans(changed).alignOutward(grid);
+    if (recordedSequence >= 0) {
+      // A bucket that begins before the raw table's oldest partition lost rows to retention: the
+      // rollup keeps its complete value rather than one recomputed from what is left.
+      OptionalLong dataStart = RollupChanges.dataStart(rawFiles, raw.contract().chunk());
+      if (dataStart.isPresent()) {
+        buckets =
+            buckets.intersect(IntervalSet.of(grid.ceil(dataStart.getAsLong()), Long.MAX_VALUE));
+      }
+    }
     List<RefreshWindow> windows = new ArrayList<>();
     if (!buckets.isEmpty()) {
       boolean everyCell = recordedSequence < 0;

@@ -1,6 +1,7 @@
 package dev.timelake.refresh;
 
 import dev.timelake.AppendResult;
+import dev.timelake.QueryFailedException;
 import dev.timelake.RefreshReport;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
@@ -77,7 +78,11 @@ final class RefreshRunner {
       RefreshCommitter.clear(catalog.require(rollup.name()));
     }
     Map<String, String> record = record(plan.rawSnapshotId(), plan.rawSequence());
-    Map<String, String> oldRecord = record(plan.recordedSnapshotId(), plan.recordedSequence());
+    Map<String, String> oldRecord =
+        new java.util.HashMap<>(record(plan.recordedSnapshotId(), plan.recordedSequence()));
+    // Until the last window commits, rows newer than the record are in the rollup: a rollback past
+    // the snapshot they reflect must be noticed too.
+    oldRecord.put(SnapshotSummaries.ROLLUP_SOURCE_PENDING, Long.toString(plan.rawSnapshotId()));
     long rows = 0;
     boolean recorded = false;
     List<RefreshWindow> windows = plan.windows();
@@ -88,8 +93,22 @@ final class RefreshRunner {
       RoutePlan route = route(windows.get(i), rollup, raw, sources);
       String window = "window " + (i + 1) + ": ";
       route.explanation().forEach(line -> explanation.add(window + line));
-      AppendResult result =
-          append(rollup, raw, sources, route, windows.get(i), last ? record : oldRecord, now);
+      AppendResult result;
+      try {
+        result =
+            append(rollup, raw, sources, route, windows.get(i), last ? record : oldRecord, now);
+      } catch (QueryFailedException e) {
+        throw new QueryFailedException(
+            "Cannot refresh rollup "
+                + rollup.name()
+                + " (window "
+                + (i + 1)
+                + " of "
+                + windows.size()
+                + ", the old record stays): "
+                + e.getMessage(),
+            e);
+      }
       rows += result.rows();
       recorded = last && result.outcome() == AppendResult.Outcome.COMMITTED;
     }
@@ -176,7 +195,9 @@ final class RefreshRunner {
           .summary(record)
           .run();
     } finally {
-      cells.ifPresent(c -> connection.execute("DROP TABLE IF EXISTS " + CELLS));
+      if (cells.isPresent()) {
+        connection.execute("DROP TABLE IF EXISTS temp." + CELLS);
+      }
     }
   }
 

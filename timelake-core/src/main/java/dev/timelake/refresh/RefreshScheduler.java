@@ -66,19 +66,24 @@ public final class RefreshScheduler {
   public RefreshReport refresh(TableName rollup, Instant now) {
     Rollup pinned = RollupStore.require(catalog, rollup);
     LoadedTable raw = catalog.require(pinned.source());
-    PinnedTable rawPinned = PinnedTable.current(raw);
+    // Sources first: a source pinned after the raw table could reflect rows newer than the raw
+    // snapshot this refresh records.
     List<Rollup> sources = new ArrayList<>();
     for (Rollup other : RollupStore.rollupsOf(catalog, raw)) {
       if (!other.name().equals(rollup)) {
         sources.add(other);
       }
     }
+    PinnedTable rawPinned = PinnedTable.current(catalog.require(pinned.source()));
     RefreshPlan plan = RefreshPlanner.plan(pinned, rawPinned);
     return new RefreshRunner(catalog, connection, progress)
         .run(plan, pinned, rawPinned, sources, now);
   }
 
-  /** Refreshes every rollup of {@code raw}, narrowest first. */
+  /**
+   * Refreshes every rollup of {@code raw}, narrowest first. A rollup whose refresh fails is skipped
+   * and the others go on; the first failure is thrown once all were tried.
+   */
   public List<RefreshReport> refreshAll(TableName raw, Instant now) {
     return refreshEach(raw, rollup -> true, now);
   }
@@ -98,10 +103,23 @@ public final class RefreshScheduler {
         Comparator.comparingLong((Rollup r) -> r.grid().widthMicros())
             .thenComparing(r -> r.name().toString()));
     List<RefreshReport> reports = new ArrayList<>();
+    RuntimeException failure = null;
     for (Rollup rollup : rollups) {
       if (due.test(rollup)) {
-        reports.add(refresh(rollup.name(), now));
+        // One rollup's failure must not keep the others stale; the first is thrown at the end.
+        try {
+          reports.add(refresh(rollup.name(), now));
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
+          }
+        }
       }
+    }
+    if (failure != null) {
+      throw failure;
     }
     return reports;
   }

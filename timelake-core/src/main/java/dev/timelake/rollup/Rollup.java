@@ -80,6 +80,14 @@ public record Rollup(
     return record(SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE);
   }
 
+  /**
+   * The raw snapshot rows of an unfinished refresh reflect, when the pinned snapshot was committed
+   * by a refresh window that was not its last; -1 otherwise.
+   */
+  public long pendingSnapshot() {
+    return record(SnapshotSummaries.ROLLUP_SOURCE_PENDING);
+  }
+
   private long record(String key) {
     return Long.parseLong(table.summary(key).orElse("-1"));
   }

@@ -21,16 +21,21 @@ public final class RollupChanges {
   private RollupChanges() {}
 
   /**
-   * True when the recorded raw snapshot still exists but is not in the history of the raw table's
-   * pinned snapshot: the raw table was rolled back past it. An expired snapshot is not a rollback:
-   * refreshes record recent snapshots, and expiry only removes old ones.
+   * True when the recorded raw snapshot, or the one an unfinished refresh's rows reflect, still
+   * exists but is not in the history of the raw table's pinned snapshot: the raw table was rolled
+   * back past it. A snapshot that expired cannot be checked and counts as not rolled back (see the
+   * spec: a rollback is detected by the next refresh while the snapshot is kept).
    */
   public static boolean isRolledBack(Rollup rollup, PinnedTable raw) {
-    long recorded = rollup.sourceSnapshot();
-    return recorded >= 0
+    return isRolledBackPast(rollup.sourceSnapshot(), raw)
+        || isRolledBackPast(rollup.pendingSnapshot(), raw);
+  }
+
+  private static boolean isRolledBackPast(long snapshot, PinnedTable raw) {
+    return snapshot >= 0
         && raw.snapshotId() >= 0
-        && raw.table().iceberg().snapshot(recorded) != null
-        && !SnapshotUtil.isAncestorOf(raw.table().iceberg(), raw.snapshotId(), recorded);
+        && raw.table().iceberg().snapshot(snapshot) != null
+        && !SnapshotUtil.isAncestorOf(raw.table().iceberg(), raw.snapshotId(), snapshot);
   }
 
   /** The files of {@code rawFiles} committed after sequence number {@code recordedSequence}. */

@@ -3,6 +3,7 @@ package dev.timelake.rollup;
 import dev.timelake.AlreadyExistsException;
 import dev.timelake.Column;
 import dev.timelake.ColumnType;
+import dev.timelake.ConflictException;
 import dev.timelake.NotFoundException;
 import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
@@ -28,6 +29,9 @@ import java.util.Set;
  */
 public final class RollupStore {
   private static final long HOUR_MICROS = 3_600_000_000L;
+
+  /** Attempts to update a raw table's list of rollups against concurrent updates. */
+  private static final int MAX_LIST_UPDATES = 10;
 
   private RollupStore() {}
 
@@ -68,7 +72,7 @@ public final class RollupStore {
           .set(Settings.ROLLUP_AGGREGATES.propertyKey(), definition.aggregatesJson())
           .set(Settings.ROLLUP_DEFINITION.propertyKey(), definition.selectSql())
           .commit();
-      setRollups(raw, add(listed(raw), definition.name()));
+      updateListed(raw, definition.name(), true);
     } catch (RuntimeException e) {
       catalog.drop(definition.name());
       throw e;
@@ -89,7 +93,7 @@ public final class RollupStore {
                     TimelakeException.validation(
                         "Cannot drop rollup %s: it is a table, not a rollup (use DROP TABLE)",
                         name));
-    catalog.load(rollup.source()).ifPresent(raw -> setRollups(raw, remove(listed(raw), name)));
+    catalog.load(rollup.source()).ifPresent(raw -> updateListed(raw, name, false));
     return catalog.drop(name);
   }
 
@@ -133,26 +137,44 @@ public final class RollupStore {
     return names;
   }
 
-  private static Set<TableName> add(Set<TableName> names, TableName name) {
-    Set<TableName> updated = new LinkedHashSet<>(names);
-    updated.add(name);
-    return updated;
-  }
-
-  private static Set<TableName> remove(Set<TableName> names, TableName name) {
-    Set<TableName> updated = new LinkedHashSet<>(names);
-    updated.remove(name);
-    return updated;
-  }
-
-  private static void setRollups(LoadedTable raw, Set<TableName> names) {
-    raw.iceberg().refresh();
-    raw.iceberg()
-        .updateProperties()
-        .set(
-            Settings.ROLLUPS.propertyKey(),
-            String.join(",", names.stream().map(TableName::toString).toList()))
-        .commit();
+  /**
+   * Lists or unlists {@code name} in the raw table's {@code timelake.rollups}. Iceberg retries a
+   * property update by applying the same value again, which would drop a name another process added
+   * meanwhile; so the list is read back after each commit until it says what it should.
+   */
+  private static void updateListed(LoadedTable raw, TableName name, boolean listed) {
+    for (int attempt = 0; attempt < MAX_LIST_UPDATES; attempt++) {
+      raw.iceberg().refresh();
+      Set<TableName> names = new LinkedHashSet<>();
+      for (String entry :
+          Settings.splitList(raw.iceberg().properties().get(Settings.ROLLUPS.propertyKey()))) {
+        names.add(TableName.parse(entry));
+      }
+      if (names.contains(name) == listed) {
+        return;
+      }
+      if (listed) {
+        names.add(name);
+      } else {
+        names.remove(name);
+      }
+      raw.iceberg()
+          .updateProperties()
+          .set(
+              Settings.ROLLUPS.propertyKey(),
+              String.join(",", names.stream().map(TableName::toString).toList()))
+          .commit();
+    }
+    throw new ConflictException(
+        "Cannot "
+            + (listed ? "list" : "unlist")
+            + " rollup "
+            + name
+            + " in "
+            + raw.name()
+            + ": concurrent updates of its rollups won "
+            + MAX_LIST_UPDATES
+            + " times; retry");
   }
 
   private static String optionName(String option) {

@@ -32,6 +32,12 @@ public final class SnapshotSummaries {
   /** On a rollup snapshot: the sequence number of that raw snapshot ({@code -1}: nothing). */
   public static final String ROLLUP_SOURCE_SEQUENCE = "timelake.rollup-source-sequence";
 
+  /**
+   * On a rollup snapshot committed by a refresh that has more windows to go: the raw snapshot the
+   * rows committed so far reflect, newer than the record. A rollback past it is a rollback too.
+   */
+  public static final String ROLLUP_SOURCE_PENDING = "timelake.rollup-source-pending";
+
   /** Prefix of rollup summary keys, which compaction of a rollup carries forward. */
   public static final String ROLLUP_PREFIX = "timelake.rollup-";
 
