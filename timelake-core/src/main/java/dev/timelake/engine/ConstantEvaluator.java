@@ -8,6 +8,7 @@ import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -26,7 +27,10 @@ public final class ConstantEvaluator {
     this.connection = connection;
   }
 
-  /** True when the expression reads no column, subquery or window. */
+  /**
+   * True when the expression reads no column, subquery or window and draws no random value: one
+   * evaluation gives the value it has for the whole statement.
+   */
   public static boolean isConstant(Expression expression) {
     AtomicBoolean constant = new AtomicBoolean(true);
     expression.accept(
@@ -35,6 +39,14 @@ public final class ConstantEvaluator {
           public <S> Void visit(Column column, S context) {
             constant.set(false);
             return null;
+          }
+
+          @Override
+          public <S> Void visit(Function function, S context) {
+            if (function.getName() != null && FunctionStability.isRandom(function.getName())) {
+              constant.set(false);
+            }
+            return super.visit(function, context);
           }
 
           @Override
@@ -59,18 +71,27 @@ public final class ConstantEvaluator {
     return constant.get();
   }
 
-  /** True when the expression's value depends on when it runs ({@code now()} and friends). */
+  /**
+   * True when the expression's value depends on when it runs ({@code now()}, {@code today()},
+   * {@code CURRENT_TIMESTAMP}) or on chance.
+   */
   public static boolean isVolatile(Expression expression) {
     AtomicBoolean volatileCall = new AtomicBoolean(false);
     expression.accept(
         new ExpressionVisitorAdapter<Void>() {
           @Override
           public <S> Void visit(Function function, S context) {
-            String name = function.getName().toLowerCase(java.util.Locale.ROOT);
-            if (name.contains("now") || name.contains("current") || name.contains("random")) {
+            String name = function.getName() == null ? "" : function.getName();
+            if (FunctionStability.readsTheClock(name) || FunctionStability.isRandom(name)) {
               volatileCall.set(true);
             }
             return super.visit(function, context);
+          }
+
+          @Override
+          public <S> Void visit(TimeKeyExpression key, S context) {
+            volatileCall.set(true);
+            return null;
           }
         },
         null);

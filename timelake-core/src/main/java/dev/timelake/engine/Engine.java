@@ -45,6 +45,7 @@ public final class Engine implements AutoCloseable {
       Connection connection = database.duplicate();
       EngineConnection engineConnection = new EngineConnection(connection);
       engineConnection.execute("SET TimeZone = 'UTC'");
+      FunctionStability.load(engineConnection);
       return engineConnection;
     } catch (SQLException e) {
       throw new QueryFailedException("Cannot open a DuckDB connection: " + e.getMessage(), e);

@@ -31,6 +31,7 @@ public final class EngineConnection implements AutoCloseable {
       };
 
   private java.util.Set<String> aggregateFunctions;
+  private String timeZone = "UTC";
 
   EngineConnection(Connection connection) {
     this.connection = connection;
@@ -57,6 +58,31 @@ public final class EngineConnection implements AutoCloseable {
       aggregateFunctions = java.util.Set.copyOf(names);
     }
     return aggregateFunctions;
+  }
+
+  /**
+   * The connection's time zone, as last read: UTC unless a statement changed it. Timelake's bucket
+   * arithmetic and rollups work in UTC, so they step aside in any other zone.
+   */
+  public String timeZone() {
+    return timeZone;
+  }
+
+  /** True when the connection's time zone is UTC. */
+  public boolean isUtc() {
+    return timeZone.equals("UTC") || timeZone.equals("Etc/UTC");
+  }
+
+  /**
+   * Reads the time zone again after a statement that may have changed it; constants kept so far (a
+   * TIMESTAMP literal's instant depends on the zone) are forgotten when it did.
+   */
+  public void readTimeZone() {
+    String current = String.valueOf(scalar("SELECT current_setting('TimeZone')"));
+    if (!current.equals(timeZone)) {
+      timeZone = current;
+      stableConstants.clear();
+    }
   }
 
   /** Runs a statement that returns no rows. */

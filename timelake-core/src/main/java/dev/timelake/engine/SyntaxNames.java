@@ -36,7 +36,10 @@ public final class SyntaxNames {
     return Optional.empty();
   }
 
-  /** Removes surrounding double quotes or backticks and undoubles inner quotes. */
+  /**
+   * Removes surrounding double quotes or backticks (or the single quotes DuckDB also accepts around
+   * an alias) and undoubles inner quotes.
+   */
   public static String unquote(String identifier) {
     if (identifier == null || identifier.length() < 2) {
       return identifier;
@@ -45,6 +48,9 @@ public final class SyntaxNames {
     char last = identifier.charAt(identifier.length() - 1);
     if ((first == '"' && last == '"') || (first == '`' && last == '`')) {
       return identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"");
+    }
+    if (first == '\'' && last == '\'') {
+      return identifier.substring(1, identifier.length() - 1).replace("''", "'");
     }
     return identifier;
   }

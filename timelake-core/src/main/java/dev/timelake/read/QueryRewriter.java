@@ -94,7 +94,7 @@ public final class QueryRewriter {
         replaceWithView(reference, table, resolved);
       }
     }
-    return new TimeBucketRewriter(constants, timeColumns).print(statement);
+    return new TimeBucketRewriter(constants, timeColumns, connection.isUtc()).print(statement);
   }
 
   private Optional<PinnedTable> resolve(Table table) {

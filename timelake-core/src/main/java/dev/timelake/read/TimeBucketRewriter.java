@@ -23,13 +23,23 @@ import net.sf.jsqlparser.statement.Statement;
 public final class TimeBucketRewriter {
   private final ConstantEvaluator constants;
   private final Set<String> timeColumns;
+  private final boolean utc;
 
   /**
    * @param timeColumns lower-case names of the time columns of Timelake tables in the statement
    */
   public TimeBucketRewriter(ConstantEvaluator constants, Set<String> timeColumns) {
+    this(constants, timeColumns, true);
+  }
+
+  /**
+   * @param utc false when the session's time zone is not UTC: DuckDB then buckets TIMESTAMPTZ in
+   *     local time, which integer arithmetic in UTC would not match, so buckets are left alone
+   */
+  public TimeBucketRewriter(ConstantEvaluator constants, Set<String> timeColumns, boolean utc) {
     this.constants = constants;
     this.timeColumns = timeColumns;
+    this.utc = utc;
   }
 
   /** Prints the statement with every eligible call rewritten. */
@@ -41,7 +51,7 @@ public final class TimeBucketRewriter {
     renameOrderedFirstAndLast(function);
     String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
     boolean timeBucket = name.equals("time_bucket");
-    if (!timeBucket && !name.equals("date_bin")) {
+    if (!utc || (!timeBucket && !name.equals("date_bin"))) {
       return false;
     }
     ExpressionList<?> parameters = function.getParameters();

@@ -71,16 +71,17 @@ final class AverageAggregate extends ColumnAggregate {
   public Optional<StoredForm> storedForm(
       AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
     Optional<StoredAggregate> count = findCount(stored, call, raw);
+    Optional<StoredAggregate> average = find(stored, call);
     if (count.isEmpty()) {
-      return Optional.empty();
+      // Rollups of the first version stored the average alone: it answers only as stored.
+      return average.map(a -> StoredForm.asStoredOnly(List.of(a), row -> row.column(a)));
     }
     StoredAggregate n = count.get();
     Optional<StoredAggregate> sum = find(stored, AggregateCall.of("sum", call.requireColumn()));
-    Optional<StoredAggregate> average = find(stored, call);
     if (sum.isPresent()) {
       StoredAggregate s = sum.get();
       return Optional.of(
-          new StoredForm(
+          StoredForm.mergeable(
               List.of(s, n),
               row -> List.of(SyntaxTrees.cast(row.column(s), "DOUBLE"), row.column(n)),
               row ->
@@ -95,7 +96,7 @@ final class AverageAggregate extends ColumnAggregate {
     }
     return average.map(
         a ->
-            new StoredForm(
+            StoredForm.mergeable(
                 List.of(a, n),
                 row -> List.of(SyntaxTrees.times(row.column(a), row.column(n)), row.column(n)),
                 row -> row.column(a)));

@@ -35,14 +35,24 @@ public final class BucketSpellings {
       Map.ofEntries(
           Map.entry("microsecond", "microseconds"),
           Map.entry("us", "microseconds"),
+          Map.entry("usec", "microseconds"),
+          Map.entry("usecs", "microseconds"),
           Map.entry("millisecond", "milliseconds"),
           Map.entry("ms", "milliseconds"),
+          Map.entry("msec", "milliseconds"),
+          Map.entry("msecs", "milliseconds"),
           Map.entry("seconds", "second"),
           Map.entry("s", "second"),
+          Map.entry("sec", "second"),
+          Map.entry("secs", "second"),
           Map.entry("minutes", "minute"),
           Map.entry("m", "minute"),
+          Map.entry("min", "minute"),
+          Map.entry("mins", "minute"),
           Map.entry("hours", "hour"),
           Map.entry("h", "hour"),
+          Map.entry("hr", "hour"),
+          Map.entry("hrs", "hour"),
           Map.entry("days", "day"),
           Map.entry("d", "day"),
           Map.entry("weeks", "week"),
@@ -143,6 +153,10 @@ public final class BucketSpellings {
               .micros(third)
               .orElseThrow(() -> new UnsupportedPart("origin " + third + " is not a constant"));
       return BucketGrid.of(width, origin);
+    }
+    if (type.equals("INTERVAL") && function.getName().equalsIgnoreCase("date_bin")) {
+      throw new UnsupportedPart(
+          function + ": date_bin takes an origin timestamp, not an offset interval");
     }
     if (type.equals("INTERVAL")) {
       long offset =

@@ -65,7 +65,7 @@ final class CountAggregate extends ColumnAggregate {
                 .or(() -> stored.stream().filter(s -> countsEveryRow(s, raw)).findFirst())
             : findCount(stored, call, raw);
     return count.map(
-        c -> new StoredForm(List.of(c), row -> List.of(row.column(c)), row -> row.column(c)));
+        c -> StoredForm.mergeable(List.of(c), row -> List.of(row.column(c)), row -> row.column(c)));
   }
 
   /** A count of a column that cannot be NULL counts every row. */

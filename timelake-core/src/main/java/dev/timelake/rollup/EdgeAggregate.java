@@ -76,7 +76,7 @@ final class EdgeAggregate extends ColumnAggregate {
     }
     StoredAggregate v = value.get();
     return Optional.of(
-        new StoredForm(
+        StoredForm.mergeable(
             time.isPresent() ? List.of(v, time.get()) : List.of(v),
             row -> List.of(row.column(v), time.map(row::column).orElseGet(row::bucket)),
             row -> row.column(v)));

@@ -66,6 +66,9 @@ final class SumAggregate extends ColumnAggregate {
   public Optional<StoredForm> storedForm(
       AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
     return find(stored, call)
-        .map(s -> new StoredForm(List.of(s), row -> List.of(row.column(s)), row -> row.column(s)));
+        .map(
+            s ->
+                StoredForm.mergeable(
+                    List.of(s), row -> List.of(row.column(s)), row -> row.column(s)));
   }
 }

@@ -37,8 +37,13 @@ final class OutputLabels {
       if (item.getAlias() != null) {
         labels.add(SyntaxNames.unquote(item.getAlias().getName()));
       } else {
-        Optional<net.sf.jsqlparser.schema.Column> column = SyntaxNames.column(item.getExpression());
-        labels.add(column.map(c -> SyntaxNames.unquote(c.getColumnName())).orElse(null));
+        // A column is labelled as the table names it, whatever case the query spells it in.
+        Optional<String> column =
+            SyntaxNames.column(item.getExpression())
+                .map(c -> SyntaxNames.unquote(c.getColumnName()))
+                .flatMap(
+                    name -> raw.columnNames().stream().filter(name::equalsIgnoreCase).findFirst());
+        labels.add(column.orElse(null));
         describe |= column.isEmpty();
       }
     }

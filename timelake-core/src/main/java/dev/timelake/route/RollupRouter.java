@@ -87,6 +87,11 @@ public final class RollupRouter {
     if (!settings.isEnabled(Settings.ROLLUP_ROUTING, contract)) {
       return RouteDecision.notRouted("rollup-routing is off", List.of());
     }
+    if (!connection.isUtc()) {
+      return RouteDecision.notRouted(
+          "the session's TimeZone is " + connection.timeZone() + "; rollups bucket in UTC",
+          List.of());
+    }
     if (!settings.isEnabled(Settings.READ_DEDUP, contract)) {
       return RouteDecision.notRouted(
           "read-dedup is off, and rollups count each reading once", List.of());

@@ -150,10 +150,17 @@ public final class RoutePlanner {
     }
     for (AggregateCall call : shape.aggregates()) {
       Aggregate aggregate = Aggregates.of(call);
-      if (aggregate
-          .storedForm(call, candidate.aggregates(), raw, merge(shape, candidate))
-          .isEmpty()) {
+      Optional<StoredForm> form =
+          aggregate.storedForm(call, candidate.aggregates(), raw, merge(shape, candidate));
+      if (form.isEmpty()) {
         return Optional.of("stores nothing " + call + " can be computed from");
+      }
+      if (!form.get().isMergeable() && !readsAsStored(shape, candidate)) {
+        return Optional.of(
+            "stores "
+                + call
+                + " without what merging it needs (a rollup of the first version): it answers"
+                + " only at its own width and keys");
       }
       if (candidate.readingsPerRow() < aggregate.minimumReadingsPerRow()) {
         return Optional.of(

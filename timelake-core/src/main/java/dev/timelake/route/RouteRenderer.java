@@ -116,12 +116,11 @@ public final class RouteRenderer {
       Aggregate aggregate = Aggregates.of(call);
       StoredForm form = part.forms().get(i);
       if (plan.merged()) {
-        addStates(select, i, aggregate.merge(call, raw, form.state().apply(row)));
+        addStates(select, i, aggregate.merge(call, raw, form.stateOf(row)));
       } else if (part.asStored()) {
         select.addSelectItems(item(form.asStored().apply(row), call, i));
       } else {
-        Expression value =
-            aggregate.finalOf(call, aggregate.merge(call, raw, form.state().apply(row)));
+        Expression value = aggregate.finalOf(call, aggregate.merge(call, raw, form.stateOf(row)));
         select.addSelectItems(item(value, call, i));
       }
     }

@@ -94,6 +94,16 @@ final class SelectAnalyzer {
     if (select.getJoins() != null && !select.getJoins().isEmpty()) {
       throw new UnsupportedPart("the query joins another table");
     }
+    Table from = (Table) select.getFromItem();
+    if ((from.getAlias() != null
+            && from.getAlias().getAliasColumns() != null
+            && !from.getAlias().getAliasColumns().isEmpty())
+        || from.getPivot() != null
+        || from.getUnPivot() != null
+        || from.getSampleClause() != null) {
+      throw new UnsupportedPart(
+          "the table reference " + from + " renames columns, samples or pivots; not routed");
+    }
     if (select.getDistinct() != null) {
       throw new UnsupportedPart("SELECT DISTINCT is not routed");
     }
@@ -212,14 +222,14 @@ final class SelectAnalyzer {
       }
       return items.get(index);
     }
+    // DuckDB binds a GROUP BY name to the table's column first and to a select alias only when no
+    // column has that name.
     Optional<Column> column = SyntaxNames.column(group);
-    if (column.isPresent() && column.get().getTable() == null) {
+    if (column.isPresent() && column.get().getTable() == null && !isRawColumn(column.get())) {
       String name = SyntaxNames.unquote(column.get().getColumnName());
-      List<SelectItem<?>> selectItems = select.getSelectItems();
-      for (SelectItem<?> item : selectItems) {
+      for (SelectItem<?> item : select.getSelectItems()) {
         if (item.getAlias() != null
-            && SyntaxNames.unquote(item.getAlias().getName()).equalsIgnoreCase(name)
-            && keyColumn(group).isEmpty()) {
+            && SyntaxNames.unquote(item.getAlias().getName()).equalsIgnoreCase(name)) {
           return item.getExpression();
         }
       }
@@ -230,6 +240,7 @@ final class SelectAnalyzer {
   /** Classifies every node under {@code node}; {@code aliases} may be referred to by name. */
   private void visit(Expression node, Set<String> aliases) {
     if (node instanceof Function function && Aggregates.isKnown(function)) {
+      checkQualifiers(function);
       AggregateCall call = Aggregates.parse(function, raw);
       int index = aggregates.indexOf(call);
       if (index < 0) {
@@ -241,6 +252,7 @@ final class SelectAnalyzer {
     }
     Optional<BucketGrid> bucket = bucketGrid(node);
     if (bucket.isPresent()) {
+      checkQualifiers(node);
       bucketNodes.add(node);
       return;
     }
@@ -268,15 +280,62 @@ final class SelectAnalyzer {
     Optional<List<Expression>> children = ExpressionTree.children(node);
     if (children.isPresent()) {
       children.get().forEach(child -> visit(child, aliases));
-    } else if (readsColumns(node)) {
+    } else if (!ConstantEvaluator.isConstant(node) || callsAnAggregate(node)) {
+      // A kind of node the rewrite cannot look into may stay only if it is a constant.
       throw new UnsupportedPart("expression " + node + " is not routed");
     }
+  }
+
+  /** Every column a call reads must be this table's: unqualified, or qualified by its name. */
+  private void checkQualifiers(Expression call) {
+    call.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            Table qualifier = column.getTable();
+            if (qualifier != null
+                && qualifier.getName() != null
+                && !SyntaxNames.unquote(qualifier.getName()).equalsIgnoreCase(alias)) {
+              throw new UnsupportedPart(
+                  call + " reads " + column + ", which is not a column of " + alias);
+            }
+            return null;
+          }
+        },
+        null);
+  }
+
+  private boolean callsAnAggregate(Expression node) {
+    AtomicBoolean calls = new AtomicBoolean(false);
+    node.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Function function, S context) {
+            String name =
+                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
+            if (Aggregates.isKnown(function) || engineAggregates.contains(name)) {
+              calls.set(true);
+            }
+            return super.visit(function, context);
+          }
+        },
+        null);
+    return calls.get();
+  }
+
+  private boolean isRawColumn(Column column) {
+    String name = SyntaxNames.unquote(column.getColumnName());
+    return raw.columnNames().stream().anyMatch(name::equalsIgnoreCase);
   }
 
   private void visitColumn(Expression node, Column column, Set<String> aliases) {
     String name = SyntaxNames.unquote(column.getColumnName());
     boolean unqualified = column.getTable() == null || column.getTable().getName() == null;
     if (unqualified && aliases.contains(name.toLowerCase(Locale.ROOT))) {
+      if (isRawColumn(column)) {
+        throw new UnsupportedPart(
+            "ORDER BY " + name + " is both an output alias and a column of " + alias);
+      }
       return;
     }
     Optional<String> key = keyColumn(node);
@@ -322,19 +381,5 @@ final class SelectAnalyzer {
     }
     return ExpressionTree.children(expression).orElse(List.of()).stream()
         .anyMatch(this::containsAggregate);
-  }
-
-  private static boolean readsColumns(Expression expression) {
-    AtomicBoolean reads = new AtomicBoolean(false);
-    expression.accept(
-        new ExpressionVisitorAdapter<Void>() {
-          @Override
-          public <S> Void visit(Column column, S context) {
-            reads.set(true);
-            return null;
-          }
-        },
-        null);
-    return reads.get();
   }
 }

@@ -124,7 +124,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
         Optional<Long> low = micros(between.getBetweenExpressionStart());
         Optional<Long> high = micros(between.getBetweenExpressionEnd());
         return low.isPresent() && high.isPresent()
-            ? Optional.of(IntervalSet.of(low.get(), high.get() + 1))
+            ? Optional.of(IntervalSet.of(low.get(), after(high.get())))
             : Optional.empty();
       }
       if (current instanceof InExpression in
@@ -137,7 +137,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
           if (value.isEmpty()) {
             return Optional.empty();
           }
-          points.add(new TimeInterval(value.get(), value.get() + 1));
+          points.add(new TimeInterval(value.get(), after(value.get())));
         }
         return Optional.of(IntervalSet.of(points));
       }
@@ -177,7 +177,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
       }
       long v = value.get();
       if (comparison instanceof EqualsTo) {
-        return Optional.of(IntervalSet.of(v, v + 1));
+        return Optional.of(IntervalSet.of(v, after(v)));
       }
       boolean greater =
           comparison instanceof GreaterThan || comparison instanceof GreaterThanEquals;
@@ -187,8 +187,13 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
       boolean lower = greater == left;
       return Optional.of(
           lower
-              ? IntervalSet.of(inclusive ? v : v + 1, Long.MAX_VALUE)
-              : IntervalSet.of(Long.MIN_VALUE, inclusive ? v + 1 : v));
+              ? IntervalSet.of(inclusive ? v : after(v), Long.MAX_VALUE)
+              : IntervalSet.of(Long.MIN_VALUE, inclusive ? after(v) : v));
+    }
+
+    /** The next instant, saturating at the open end. */
+    private static long after(long micros) {
+      return micros == Long.MAX_VALUE ? Long.MAX_VALUE : micros + 1;
     }
 
     private Optional<Long> micros(Expression expression) {
@@ -217,6 +222,21 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
       return raw.columnNames().stream().filter(name::equalsIgnoreCase).findFirst();
     }
 
+    /**
+     * True when a subquery refers to this table by its name: it would be evaluated against each
+     * part's rows, and a rollup part has other columns.
+     */
+    private boolean correlated(Select subquery) {
+      AtomicBoolean refers = new AtomicBoolean(false);
+      String text = subquery.toString();
+      for (String word : text.split("[^A-Za-z0-9_\"]+")) {
+        if (SyntaxNames.unquote(word).equalsIgnoreCase(alias)) {
+          refers.set(true);
+        }
+      }
+      return refers.get();
+    }
+
     /** True when every column the term reads outside subqueries is a series-key column. */
     boolean readsOnlyKeys(Expression term) {
       AtomicBoolean keysOnly = new AtomicBoolean(true);
@@ -236,11 +256,13 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
 
             @Override
             public <S> Void visit(ParenthesedSelect select, S context) {
+              keysOnly.set(keysOnly.get() && !correlated(select));
               return null;
             }
 
             @Override
             public <S> Void visit(Select select, S context) {
+              keysOnly.set(keysOnly.get() && !correlated(select));
               return null;
             }
 

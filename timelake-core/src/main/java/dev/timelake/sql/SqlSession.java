@@ -367,7 +367,11 @@ public final class SqlSession implements AutoCloseable {
     java.sql.Statement statement = null;
     try {
       statement = connection.jdbc().createStatement();
-      if (statement.execute(text)) {
+      boolean rows = statement.execute(text);
+      if (!rows && text.toLowerCase(Locale.ROOT).contains("timezone")) {
+        connection.readTimeZone();
+      }
+      if (rows) {
         statement.closeOnCompletion();
         return StatementOutcome.rows(
             StatementKind.OTHER, statement.getResultSet(), List.of(), explanation);

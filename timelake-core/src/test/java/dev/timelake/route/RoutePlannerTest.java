@@ -155,6 +155,46 @@ class RoutePlannerTest {
   }
 
   @Test
+  void anAverageStoredWithoutACountAnswersOnlyAtItsOwnWidthAndKeys() {
+    AggregateCall average = AggregateCall.of("avg", "value");
+    RouteCandidate firstVersion =
+        new RouteCandidate(
+            TableName.parse("iot.r_1h"),
+            List.of("site", "tag"),
+            "bucket",
+            BucketGrid.of(HOUR, 0),
+            List.of(new StoredAggregate("avg_value", average)),
+            2_400,
+            100,
+            IntervalSet.of(0, Long.MAX_VALUE),
+            1,
+            Optional.empty());
+    QueryShape hourly =
+        new QueryShape(
+            RAW,
+            List.of("site", "tag"),
+            Optional.of(BucketGrid.of(HOUR, 0)),
+            List.of(average),
+            IntervalSet.all(),
+            Set.of(),
+            Optional.empty());
+    assertThat(RoutePlanner.plan(hourly, TEN_DAYS, List.of(firstVersion)).isRouted()).isTrue();
+    QueryShape daily =
+        new QueryShape(
+            RAW,
+            List.of("site", "tag"),
+            Optional.of(BucketGrid.of(DAY, 0)),
+            List.of(average),
+            IntervalSet.all(),
+            Set.of(),
+            Optional.empty());
+    assertThat(RoutePlanner.plan(daily, TEN_DAYS, List.of(firstVersion)).explanation())
+        .contains(
+            "not routed: iot.r_1h: stores avg(value) without what merging it needs (a rollup of"
+                + " the first version): it answers only at its own width and keys");
+  }
+
+  @Test
   void filtersOnAKeyTheRollupDoesNotGroupByAreNotRouted() {
     RouteCandidate bySite =
         new RouteCandidate(
