@@ -218,11 +218,13 @@ final class PruningFilter {
     if (reference == null) {
       return Optional.empty();
     }
-    String name = reference.getColumnName();
+    // Quoted names ("tag", "r"."time") prune like bare ones: generated SQL quotes every name.
+    String name = SyntaxNames.unquote(reference.getColumnName());
     String qualifier =
         reference.getTable() == null || reference.getTable().getName() == null
             ? null
-            : reference.getTable().getName().toLowerCase(java.util.Locale.ROOT);
+            : SyntaxNames.unquote(reference.getTable().getName())
+                .toLowerCase(java.util.Locale.ROOT);
     Optional<String> keyColumn =
         contract.keyColumns().stream().filter(k -> k.equalsIgnoreCase(name)).findFirst();
     if (keyColumn.isEmpty()) {

@@ -262,6 +262,14 @@ class PruningTest {
   }
 
   @Test
+  void prunesByQuotedNamesAsByBareOnes() {
+    check(
+        "SELECT count(*) FROM iot.m AS \"R\" WHERE \"R\".\"tag\" = 'a' AND \"r\".\"time\" <"
+            + " '2026-01-03'",
+        file -> file.tag().equals("a") && file.day() <= 2);
+  }
+
+  @Test
   void doesNotPruneByBoundsThatAreNotConstants() {
     String sql =
         "SELECT * FROM iot.m WHERE time >= (SELECT max(time) FROM iot.m) - INTERVAL '1 day'";
