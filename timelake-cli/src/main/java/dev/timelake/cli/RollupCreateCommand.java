@@ -64,8 +64,7 @@ final class RollupCreateCommand extends RollupSubcommand {
       if (ifNotExists) {
         creation.ifNotExists();
       }
-      Progress progress =
-          main().streams().interactive() ? new Progress(main().streams().err()) : null;
+      Progress progress = main().streams().interactive() ? new Progress(err()) : null;
       if (progress != null) {
         creation.progress(progress::show);
       }

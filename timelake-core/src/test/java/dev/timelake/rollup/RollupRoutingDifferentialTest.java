@@ -15,11 +15,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -318,7 +315,7 @@ class RollupRoutingDifferentialTest {
     String what = random + ": " + query + "\n" + String.join("\n", routed.explanation());
     assertThat(routed.columns()).as(what).isEqualTo(raw.columns());
     assertThat(routed.types()).as(what).isEqualTo(raw.types());
-    assertSameRows(routed.rows(), raw.rows(), what);
+    SameAnswers.assertSameRowsInAnyOrder(routed.rows(), raw.rows(), what);
     return routed.routed();
   }
 
@@ -343,50 +340,8 @@ class RollupRoutingDifferentialTest {
                 + spec[1]
                 + ", bucket");
     Answer actual = Answer.of(session, "SELECT * FROM " + rollup);
-    assertSameRows(actual.rows(), expected.rows(), random + ": rollup " + rollup);
-  }
-
-  private static void assertSameRows(
-      List<List<Object>> actual, List<List<Object>> expected, String what) {
-    List<List<Object>> a = sorted(actual);
-    List<List<Object>> e = sorted(expected);
-    assertThat(a).as(what).hasSameSizeAs(e);
-    for (int i = 0; i < a.size(); i++) {
-      for (int c = 0; c < a.get(i).size(); c++) {
-        Object x = a.get(i).get(c);
-        Object y = e.get(i).get(c);
-        String cell = what + "\nrow " + i + " column " + c + "\n" + a.get(i) + "\n" + e.get(i);
-        if (x instanceof Number nx && y instanceof Number ny) {
-          assertThat(nx.doubleValue())
-              .as(cell)
-              .isCloseTo(
-                  ny.doubleValue(), Offset.offset(1e-9 * Math.max(1, Math.abs(ny.doubleValue()))));
-        } else {
-          assertThat(String.valueOf(x)).as(cell).isEqualTo(String.valueOf(y));
-        }
-      }
-    }
-  }
-
-  /**
-   * Rows in a canonical order: by their printed keys, numbers rounded so rounding can't reorder.
-   */
-  private static List<List<Object>> sorted(List<List<Object>> rows) {
-    List<List<Object>> copy = new ArrayList<>(rows);
-    copy.sort(Comparator.comparing(RollupRoutingDifferentialTest::sortKey));
-    return copy;
-  }
-
-  private static String sortKey(List<Object> row) {
-    StringBuilder key = new StringBuilder();
-    for (Object value : row) {
-      key.append(
-              value instanceof Number number
-                  ? String.format(Locale.ROOT, "%.6e", number.doubleValue())
-                  : String.valueOf(value))
-          .append('|');
-    }
-    return key.toString();
+    SameAnswers.assertSameRowsInAnyOrder(
+        actual.rows(), expected.rows(), random + ": rollup " + rollup);
   }
 
   private static void sql(Session session, String statement) {

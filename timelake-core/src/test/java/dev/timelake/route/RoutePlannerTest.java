@@ -36,6 +36,7 @@ class RoutePlannerTest {
           Chunk.DAY,
           Optional.empty(),
           Map.of("dedup", "true"));
+  private static final List<String> SERIES = List.of("site", "tag");
   private static final AggregateCall MAX = AggregateCall.of("max", "value");
   private static final AggregateCall FIRST = AggregateCall.of("first_value", "value");
   private static final RawFacts TEN_DAYS = new RawFacts(CONTRACT, 1, IntervalSet.of(0, 10 * DAY));
@@ -117,40 +118,13 @@ class RoutePlannerTest {
 
   @Test
   void firstValueOverFewerKeysNeedsTheStoredTimeOfTheFirstReading() {
-    List<StoredAggregate> withoutTime = List.of(new StoredAggregate("first_v", FIRST));
     RouteCandidate rollup =
-        new RouteCandidate(
-            TableName.parse("iot.r_1h"),
-            List.of("site", "tag"),
-            "bucket",
-            BucketGrid.of(HOUR, 0),
-            withoutTime,
-            2_400,
-            10,
-            IntervalSet.of(0, Long.MAX_VALUE),
-            1,
-            Optional.empty());
-    QueryShape bySite =
-        new QueryShape(
-            RAW,
-            List.of("site"),
-            Optional.of(BucketGrid.of(DAY, 0)),
-            List.of(FIRST),
-            IntervalSet.all(),
-            Set.of(),
-            Optional.empty());
+        rollup("iot.r_1h", SERIES, HOUR, List.of(new StoredAggregate("first_v", FIRST)), 2_400);
+    QueryShape bySite = query(List.of("site"), Optional.of(BucketGrid.of(DAY, 0)), FIRST, Set.of());
     RouteDecision decision = RoutePlanner.plan(bySite, TEN_DAYS, List.of(rollup));
     assertThat(decision.explanation())
         .contains("not routed: iot.r_1h: stores nothing first_value(value) can be computed from");
-    QueryShape bySeries =
-        new QueryShape(
-            RAW,
-            List.of("site", "tag"),
-            Optional.of(BucketGrid.of(DAY, 0)),
-            List.of(FIRST),
-            IntervalSet.all(),
-            Set.of(),
-            Optional.empty());
+    QueryShape bySeries = query(SERIES, Optional.of(BucketGrid.of(DAY, 0)), FIRST, Set.of());
     assertThat(RoutePlanner.plan(bySeries, TEN_DAYS, List.of(rollup)).isRouted()).isTrue();
   }
 
@@ -158,36 +132,10 @@ class RoutePlannerTest {
   void anAverageStoredWithoutACountAnswersOnlyAtItsOwnWidthAndKeys() {
     AggregateCall average = AggregateCall.of("avg", "value");
     RouteCandidate firstVersion =
-        new RouteCandidate(
-            TableName.parse("iot.r_1h"),
-            List.of("site", "tag"),
-            "bucket",
-            BucketGrid.of(HOUR, 0),
-            List.of(new StoredAggregate("avg_value", average)),
-            2_400,
-            100,
-            IntervalSet.of(0, Long.MAX_VALUE),
-            1,
-            Optional.empty());
-    QueryShape hourly =
-        new QueryShape(
-            RAW,
-            List.of("site", "tag"),
-            Optional.of(BucketGrid.of(HOUR, 0)),
-            List.of(average),
-            IntervalSet.all(),
-            Set.of(),
-            Optional.empty());
+        rollup("iot.r_1h", SERIES, HOUR, List.of(new StoredAggregate("avg_value", average)), 2_400);
+    QueryShape hourly = query(SERIES, Optional.of(BucketGrid.of(HOUR, 0)), average, Set.of());
     assertThat(RoutePlanner.plan(hourly, TEN_DAYS, List.of(firstVersion)).isRouted()).isTrue();
-    QueryShape daily =
-        new QueryShape(
-            RAW,
-            List.of("site", "tag"),
-            Optional.of(BucketGrid.of(DAY, 0)),
-            List.of(average),
-            IntervalSet.all(),
-            Set.of(),
-            Optional.empty());
+    QueryShape daily = query(SERIES, Optional.of(BucketGrid.of(DAY, 0)), average, Set.of());
     assertThat(RoutePlanner.plan(daily, TEN_DAYS, List.of(firstVersion)).explanation())
         .contains(
             "not routed: iot.r_1h: stores avg(value) without what merging it needs (a rollup of"
@@ -197,30 +145,39 @@ class RoutePlannerTest {
   @Test
   void filtersOnAKeyTheRollupDoesNotGroupByAreNotRouted() {
     RouteCandidate bySite =
-        new RouteCandidate(
-            TableName.parse("iot.r_site_1h"),
+        rollup(
+            "iot.r_site_1h",
             List.of("site"),
-            "bucket",
-            BucketGrid.of(HOUR, 0),
+            HOUR,
             List.of(new StoredAggregate("max_value", MAX)),
-            240,
-            100,
-            IntervalSet.of(0, Long.MAX_VALUE),
-            1,
-            Optional.empty());
+            240);
     QueryShape filtered =
-        new QueryShape(
-            RAW,
-            List.of("site"),
-            Optional.of(BucketGrid.of(DAY, 0)),
-            List.of(MAX),
-            IntervalSet.all(),
-            Set.of("tag"),
-            Optional.empty());
+        query(List.of("site"), Optional.of(BucketGrid.of(DAY, 0)), MAX, Set.of("tag"));
     assertThat(RoutePlanner.plan(filtered, TEN_DAYS, List.of(bySite)).explanation())
         .contains(
             "not routed: iot.r_site_1h: groups by (site), not by tag that the query groups or"
                 + " filters by");
+  }
+
+  private static RouteCandidate rollup(
+      String name, List<String> keys, long width, List<StoredAggregate> stored, long rows) {
+    return new RouteCandidate(
+        TableName.parse(name),
+        keys,
+        "bucket",
+        BucketGrid.of(width, 0),
+        stored,
+        rows,
+        (double) 240_000 / rows,
+        IntervalSet.of(0, Long.MAX_VALUE),
+        1,
+        Optional.empty());
+  }
+
+  private static QueryShape query(
+      List<String> keys, Optional<BucketGrid> grid, AggregateCall call, Set<String> filters) {
+    return new QueryShape(
+        RAW, keys, grid, List.of(call), IntervalSet.all(), filters, Optional.empty());
   }
 
   private static RoutePlan routed(QueryShape shape, RouteCandidate... candidates) {
