@@ -174,18 +174,25 @@ class RollupRoutingDifferentialTest {
         session,
         "CREATE MATERIALIZED ROLLUP "
             + name
-            + " AS SELECT "
-            + spec[1]
-            + ", "
-            + spec[2]
-            + " AS bucket, "
-            + spec[3]
-            + " FROM "
-            + raw
-            + " GROUP BY "
-            + spec[1]
-            + ", bucket WITH (refresh_interval = 'off')");
+            + " AS "
+            + definition(raw, spec)
+            + " WITH (refresh_interval = 'off')");
     return name;
+  }
+
+  /** The SELECT of a rollup spec over {@code raw}. */
+  private static String definition(String raw, String[] spec) {
+    return "SELECT "
+        + spec[1]
+        + ", "
+        + spec[2]
+        + " AS bucket, "
+        + spec[3]
+        + " FROM "
+        + raw
+        + " GROUP BY "
+        + spec[1]
+        + ", bucket";
   }
 
   /**
@@ -325,20 +332,7 @@ class RollupRoutingDifferentialTest {
     String[] spec =
         ROLLUPS.stream().filter(s -> rollup.equals(raw + s[0])).findFirst().orElseThrow();
     session.set("rollup-routing", "false");
-    Answer expected =
-        Answer.of(
-            session,
-            "SELECT "
-                + spec[1]
-                + ", "
-                + spec[2]
-                + " AS bucket, "
-                + spec[3]
-                + " FROM "
-                + raw
-                + " GROUP BY "
-                + spec[1]
-                + ", bucket");
+    Answer expected = Answer.of(session, definition(raw, spec));
     Answer actual = Answer.of(session, "SELECT * FROM " + rollup);
     SameAnswers.assertSameRowsInAnyOrder(
         actual.rows(), expected.rows(), random + ": rollup " + rollup);
