@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param sql the query as Timelake runs it
  * @param configurations one entry per configuration, in {@link Configuration} order
  * @param routed whether {@code timelake-routed} answered it from a rollup
- * @param explanation what Timelake did to run it (routing off), the DuckDB SQL left out
+ * @param explanation what Timelake did to run it (with routing on where it routed, else off), the
+ *     DuckDB SQL left out
  */
 public record QueryFigures(
     String query,

@@ -122,10 +122,12 @@ final class QueryPhase {
                     cell.failure)));
     Cell timelake = cells.get(Configuration.TIMELAKE);
     Cell routed = cells.get(Configuration.TIMELAKE_ROUTED);
+    // Where the routed session answered from rollups, its decisions are what the reader wants.
+    Cell explained = routed != null && routed.routed ? routed : timelake;
     List<String> explanation =
-        timelake == null
+        explained == null
             ? List.of()
-            : timelake.explanation.stream().filter(l -> !l.startsWith("DuckDB SQL:")).toList();
+            : explained.explanation.stream().filter(l -> !l.startsWith("DuckDB SQL:")).toList();
     return new QueryFigures(
         query.name(),
         query.description(),
