@@ -4,6 +4,7 @@ import dev.timelake.ErrorCode;
 import dev.timelake.QueryFailedException;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.SqlText;
+import dev.timelake.signal.SignalFunctions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -53,6 +54,8 @@ final class DuckdbTarget implements QueryTarget {
         statement.execute("SET parquet_metadata_cache = true");
         statement.execute("SET memory_limit = " + SqlText.literal(memoryLimit));
         statement.execute("CREATE VIEW tags AS SELECT * FROM " + tags.readParquet());
+        // The signal aggregates are plain DuckDB macros, so both baselines run the same SQL.
+        SignalFunctions.install(connection);
         String select = "SELECT * FROM " + readings.readParquet();
         if (qualify) {
           List<String> key = new ArrayList<>(readings.seriesKey());

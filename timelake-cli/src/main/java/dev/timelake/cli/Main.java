@@ -53,6 +53,7 @@ import picocli.CommandLine.TypeConversionException;
       MaintainCommand.class,
       RollupCommand.class,
       DuckdbCommand.class,
+      FunctionsCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -3,6 +3,7 @@ package dev.timelake.engine;
 import dev.timelake.ErrorCode;
 import dev.timelake.QueryFailedException;
 import dev.timelake.TimelakeException;
+import dev.timelake.signal.SignalFunctions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -15,6 +16,9 @@ import org.duckdb.DuckDBConnection;
  * views and settings. Thread-safe.
  */
 public final class Engine implements AutoCloseable {
+  /** The name DuckDB gives the in-memory database, where the signal aggregates are defined. */
+  public static final String CATALOG = "memory";
+
   private final DuckDBConnection database;
 
   private Engine(DuckDBConnection database) {
@@ -32,6 +36,7 @@ public final class Engine implements AutoCloseable {
         // Timelake's data files never change once written, so their footers can be cached.
         statement.execute("SET parquet_metadata_cache = true");
       }
+      SignalFunctions.install(connection);
       return new Engine(connection.unwrap(DuckDBConnection.class));
     } catch (SQLException e) {
       throw new TimelakeException(

@@ -3,6 +3,7 @@ package dev.timelake.sql;
 import dev.timelake.TableName;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.Engine;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.read.DedupStrategy;
@@ -41,6 +42,9 @@ final class FallbackViews {
       String name = "__tl_session_" + Integer.toHexString(System.identityHashCode(this));
       connection.execute("ATTACH ':memory:' AS " + name);
       connection.execute("USE " + name);
+      // The signal aggregates are macros of the engine's own catalog; keep them visible.
+      connection.execute(
+          "SET search_path = " + SqlText.literal(name + ".main," + Engine.CATALOG + ".main"));
       attached = true;
     }
     for (TableName name : catalog.tables()) {

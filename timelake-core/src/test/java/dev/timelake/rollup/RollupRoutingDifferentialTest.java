@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
+import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;

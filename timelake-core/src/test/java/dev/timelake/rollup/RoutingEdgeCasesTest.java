@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
+import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;

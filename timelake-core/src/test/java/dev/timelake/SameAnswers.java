@@ -1,4 +1,4 @@
-package dev.timelake.rollup;
+package dev.timelake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,11 +13,12 @@ import org.assertj.core.data.Offset;
  * of floating-point sums (a relative 1e-9), in the same order or, for unordered queries, after
  * sorting both the same way.
  */
-final class SameAnswers {
+public final class SameAnswers {
   private SameAnswers() {}
 
   /** Asserts the rows agree in order. */
-  static void assertSameRows(List<List<Object>> actual, List<List<Object>> expected, String what) {
+  public static void assertSameRows(
+      List<List<Object>> actual, List<List<Object>> expected, String what) {
     assertThat(actual).as(what).hasSameSizeAs(expected);
     for (int i = 0; i < actual.size(); i++) {
       for (int c = 0; c < actual.get(i).size(); c++) {
@@ -38,7 +39,7 @@ final class SameAnswers {
   }
 
   /** Asserts the rows agree once both are sorted. */
-  static void assertSameRowsInAnyOrder(
+  public static void assertSameRowsInAnyOrder(
       List<List<Object>> actual, List<List<Object>> expected, String what) {
     assertSameRows(sorted(actual), sorted(expected), what);
   }

@@ -1,0 +1,276 @@
+-- Timelake's signal aggregates, as DuckDB macros. Installed in every Timelake engine; `timelake
+-- functions` prints this file so that plain DuckDB can run them on Timelake tables too.
+--
+-- Every function skips rows whose time or value is NULL. Readings are taken in (time, value)
+-- order, so ties in time have one answer. States are plain structs and lists (docs/SPEC.md, §7).
+-- Names starting with __timelake_ are helpers, not API. Each statement ends with a line ";".
+
+-- The group's readings as {us, value}, sorted by time then value; NULL for a group without any.
+CREATE OR REPLACE MACRO __timelake_points(t, v) AS
+  list_sort(list({'us': epoch_us(t), 'value': CAST(v AS DOUBLE)})
+    FILTER (WHERE t IS NOT NULL AND v IS NOT NULL))
+;
+
+-- A time-weighted state from sorted points: the first and last reading, the area under the
+-- signal (value × seconds) for both methods, and the seconds between the first and last reading.
+CREATE OR REPLACE MACRO __timelake_tw_state_of(p) AS
+  CASE WHEN len(p) > 0 THEN {
+    'first_time': make_timestamptz(p[1].us),
+    'first_value': p[1].value,
+    'last_time': make_timestamptz(p[-1].us),
+    'last_value': p[-1].value,
+    'linear_sum': coalesce(list_sum(list_transform(list_zip(p[:-2], p[2:]),
+        lambda x: (x[1].value + x[2].value) / 2 * (x[2].us - x[1].us))), 0) / 1e6,
+    'forward_fill_sum': coalesce(list_sum(list_transform(list_zip(p[:-2], p[2:]),
+        lambda x: x[1].value * (x[2].us - x[1].us))), 0) / 1e6,
+    'duration_seconds': (p[-1].us - p[1].us) / 1e6}
+  END
+;
+
+-- Merges time-weighted states, sorted by first time, that follow each other in time: the segment
+-- between the last reading of one and the first of the next is added to the area.
+CREATE OR REPLACE MACRO __timelake_tw_merge(s) AS
+  CASE
+    WHEN len(s) = 0 THEN NULL
+    WHEN list_bool_or(list_transform(list_zip(s[:-2], s[2:]),
+        lambda x: x[2].first_time < x[1].last_time))
+      THEN error('time_weighted_state: the states overlap in time; states merge only along time '
+        || '(one series, adjacent time ranges), not across series')
+    ELSE {
+      'first_time': s[1].first_time,
+      'first_value': s[1].first_value,
+      'last_time': s[-1].last_time,
+      'last_value': s[-1].last_value,
+      'linear_sum': list_sum(list_transform(s, lambda x: x.linear_sum))
+        + coalesce(list_sum(list_transform(list_zip(s[:-2], s[2:]),
+            lambda x: (x[1].last_value + x[2].first_value) / 2
+              * (epoch_us(x[2].first_time) - epoch_us(x[1].last_time)) / 1e6)), 0),
+      'forward_fill_sum': list_sum(list_transform(s, lambda x: x.forward_fill_sum))
+        + coalesce(list_sum(list_transform(list_zip(s[:-2], s[2:]),
+            lambda x: x[1].last_value
+              * (epoch_us(x[2].first_time) - epoch_us(x[1].last_time)) / 1e6)), 0),
+      'duration_seconds': (epoch_us(s[-1].last_time) - epoch_us(s[1].first_time)) / 1e6}
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_tw_states(s) AS
+  list_sort(list(s) FILTER (WHERE s IS NOT NULL))
+;
+
+CREATE OR REPLACE MACRO __timelake_method(fn, m) AS
+  CASE WHEN m IN ('linear', 'forward_fill') THEN m
+    ELSE error(fn || ': the method must be ''linear'' or ''forward_fill'', not '
+      || coalesce('''' || m || '''', 'NULL'))
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_unit_seconds(fn, u) AS
+  CASE WHEN epoch(TRY_CAST(u AS INTERVAL)) > 0 THEN epoch(TRY_CAST(u AS INTERVAL))
+    ELSE error(fn || ': the unit must be a positive interval such as ''1 hour'', not '
+      || coalesce('''' || CAST(u AS VARCHAR) || '''', 'NULL'))
+  END
+;
+
+-- The mean of a state: its area over its duration; a state of one instant has its last value.
+CREATE OR REPLACE MACRO __timelake_tw_mean(st, m) AS
+  CASE __timelake_method('time_weighted_mean', m)
+    WHEN 'linear' THEN
+      CASE WHEN st.duration_seconds > 0 THEN st.linear_sum / st.duration_seconds
+        ELSE st.last_value END
+    ELSE
+      CASE WHEN st.duration_seconds > 0 THEN st.forward_fill_sum / st.duration_seconds
+        ELSE st.last_value END
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_integral(st, m, unit_seconds) AS
+  CASE __timelake_method('integral', m)
+    WHEN 'linear' THEN st.linear_sum / unit_seconds
+    ELSE st.forward_fill_sum / unit_seconds
+  END
+;
+
+-- A method or a unit: integral's optional third argument.
+CREATE OR REPLACE MACRO __timelake_is_method(x) AS x IN ('linear', 'forward_fill')
+;
+
+CREATE OR REPLACE MACRO time_weighted_state(
+    t TIMESTAMPTZ, v DOUBLE) AS __timelake_tw_state_of(__timelake_points(t, v)),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE))
+    AS __timelake_tw_merge(__timelake_tw_states(s))
+;
+
+CREATE OR REPLACE MACRO time_weighted_mean(
+    t TIMESTAMPTZ, v DOUBLE) AS __timelake_tw_mean(time_weighted_state(t, v), 'linear'),
+  (t TIMESTAMPTZ, v DOUBLE, method VARCHAR)
+    AS __timelake_tw_mean(time_weighted_state(t, v), method),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE))
+    AS __timelake_tw_mean(time_weighted_state(s), 'linear'),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE),
+    method VARCHAR)
+    AS __timelake_tw_mean(time_weighted_state(s), method)
+;
+
+CREATE OR REPLACE MACRO integral(
+    t TIMESTAMPTZ, v DOUBLE) AS __timelake_integral(time_weighted_state(t, v), 'linear', 1),
+  (t TIMESTAMPTZ, v DOUBLE, method_or_unit VARCHAR)
+    AS __timelake_integral(time_weighted_state(t, v),
+      CASE WHEN __timelake_is_method(method_or_unit) THEN method_or_unit ELSE 'linear' END,
+      CASE WHEN __timelake_is_method(method_or_unit) THEN 1
+        ELSE __timelake_unit_seconds('integral', method_or_unit) END),
+  (t TIMESTAMPTZ, v DOUBLE, unit INTERVAL)
+    AS __timelake_integral(time_weighted_state(t, v), 'linear',
+      __timelake_unit_seconds('integral', unit)),
+  (t TIMESTAMPTZ, v DOUBLE, method VARCHAR, unit VARCHAR)
+    AS __timelake_integral(time_weighted_state(t, v), method,
+      __timelake_unit_seconds('integral', unit)),
+  (t TIMESTAMPTZ, v DOUBLE, method VARCHAR, unit INTERVAL)
+    AS __timelake_integral(time_weighted_state(t, v), method,
+      __timelake_unit_seconds('integral', unit)),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE))
+    AS __timelake_integral(time_weighted_state(s), 'linear', 1),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE),
+    method_or_unit VARCHAR)
+    AS __timelake_integral(time_weighted_state(s),
+      CASE WHEN __timelake_is_method(method_or_unit) THEN method_or_unit ELSE 'linear' END,
+      CASE WHEN __timelake_is_method(method_or_unit) THEN 1
+        ELSE __timelake_unit_seconds('integral', method_or_unit) END),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE),
+    method VARCHAR, unit VARCHAR)
+    AS __timelake_integral(time_weighted_state(s), method,
+      __timelake_unit_seconds('integral', unit))
+;
+
+-- Gaps: the gaps between consecutive readings longer than a threshold, as a state of the first
+-- and last reading time, the threshold, and the number and total seconds of those gaps.
+CREATE OR REPLACE MACRO __timelake_threshold(fn, seconds) AS
+  CASE WHEN seconds >= 0 THEN seconds
+    ELSE error(fn || ': the threshold must be an interval or a number of seconds, zero or more, not '
+      || coalesce(CAST(seconds AS VARCHAR) || ' s', 'NULL'))
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_interval_seconds(fn, x) AS
+  CASE WHEN TRY_CAST(x AS INTERVAL) IS NOT NULL THEN epoch(TRY_CAST(x AS INTERVAL))
+    ELSE error(fn || ': the threshold must be an interval such as ''5 minutes'' or a number of '
+      || 'seconds, not ' || coalesce('''' || CAST(x AS VARCHAR) || '''', 'NULL'))
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_gap_state_of(l, threshold) AS
+  CASE WHEN len(l) > 0 THEN {
+    'first_time': make_timestamptz(l[1]),
+    'last_time': make_timestamptz(l[-1]),
+    'threshold_seconds': CAST(threshold AS DOUBLE),
+    'gap_count': CAST(len(list_filter(list_transform(list_zip(l[:-2], l[2:]),
+        lambda x: x[2] - x[1]), lambda d: d > threshold * 1e6)) AS BIGINT),
+    'gap_seconds': coalesce(list_sum(list_filter(list_transform(list_zip(l[:-2], l[2:]),
+        lambda x: x[2] - x[1]), lambda d: d > threshold * 1e6)), 0) / 1e6}
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_gap_merge(s) AS
+  CASE
+    WHEN len(s) = 0 THEN NULL
+    WHEN list_bool_or(list_transform(s, lambda x: x.threshold_seconds <> s[1].threshold_seconds))
+      THEN error('gap_state: the states have different thresholds; merge states of one threshold')
+    WHEN list_bool_or(list_transform(list_zip(s[:-2], s[2:]),
+        lambda x: x[2].first_time < x[1].last_time))
+      THEN error('gap_state: the states overlap in time; states merge only along time '
+        || '(one series, adjacent time ranges), not across series')
+    ELSE {
+      'first_time': s[1].first_time,
+      'last_time': s[-1].last_time,
+      'threshold_seconds': s[1].threshold_seconds,
+      'gap_count': CAST(list_sum(list_transform(s, lambda x: x.gap_count))
+        + len(list_filter(list_transform(list_zip(s[:-2], s[2:]),
+            lambda x: epoch_us(x[2].first_time) - epoch_us(x[1].last_time)),
+          lambda d: d > s[1].threshold_seconds * 1e6)) AS BIGINT),
+      'gap_seconds': list_sum(list_transform(s, lambda x: x.gap_seconds))
+        + coalesce(list_sum(list_filter(list_transform(list_zip(s[:-2], s[2:]),
+            lambda x: epoch_us(x[2].first_time) - epoch_us(x[1].last_time)),
+          lambda d: d > s[1].threshold_seconds * 1e6)), 0) / 1e6}
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_times(t) AS
+  list_sort(list(epoch_us(t)) FILTER (WHERE t IS NOT NULL))
+;
+
+CREATE OR REPLACE MACRO gap_state(
+    t TIMESTAMPTZ, threshold DOUBLE)
+    AS __timelake_gap_state_of(__timelake_times(t), __timelake_threshold('gap_state', threshold)),
+  (t TIMESTAMPTZ, threshold INTERVAL)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_state', epoch(threshold))),
+  (t TIMESTAMPTZ, threshold VARCHAR)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_state', __timelake_interval_seconds('gap_state', threshold))),
+  (s STRUCT(first_time TIMESTAMPTZ, last_time TIMESTAMPTZ, threshold_seconds DOUBLE,
+      gap_count BIGINT, gap_seconds DOUBLE))
+    AS __timelake_gap_merge(list_sort(list(s) FILTER (WHERE s IS NOT NULL)))
+;
+
+CREATE OR REPLACE MACRO gap_count(
+    t TIMESTAMPTZ, threshold DOUBLE)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_count', threshold)).gap_count,
+  (t TIMESTAMPTZ, threshold INTERVAL)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_count', epoch(threshold))).gap_count,
+  (t TIMESTAMPTZ, threshold VARCHAR)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_count',
+        __timelake_interval_seconds('gap_count', threshold))).gap_count,
+  (s STRUCT(first_time TIMESTAMPTZ, last_time TIMESTAMPTZ, threshold_seconds DOUBLE,
+      gap_count BIGINT, gap_seconds DOUBLE))
+    AS gap_state(s).gap_count
+;
+
+CREATE OR REPLACE MACRO gap_seconds(
+    t TIMESTAMPTZ, threshold DOUBLE)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_seconds', threshold)).gap_seconds,
+  (t TIMESTAMPTZ, threshold INTERVAL)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_seconds', epoch(threshold))).gap_seconds,
+  (t TIMESTAMPTZ, threshold VARCHAR)
+    AS __timelake_gap_state_of(__timelake_times(t),
+      __timelake_threshold('gap_seconds',
+        __timelake_interval_seconds('gap_seconds', threshold))).gap_seconds,
+  (s STRUCT(first_time TIMESTAMPTZ, last_time TIMESTAMPTZ, threshold_seconds DOUBLE,
+      gap_count BIGINT, gap_seconds DOUBLE))
+    AS gap_state(s).gap_seconds
+;
+
+-- M4: the first, smallest, largest and last points in time order, without repeats. first is the
+-- earliest (smaller value among equal times), last the latest (larger value among equal times),
+-- smallest and largest the earliest among equal values. Largest is found as the smallest negation.
+CREATE OR REPLACE MACRO __timelake_m4_of(f, lo, hi, l) AS
+  CASE WHEN f IS NOT NULL THEN list_sort(list_distinct([
+    {'time': f.time, 'value': f.value},
+    {'time': lo.time, 'value': lo.value},
+    {'time': hi.time, 'value': -hi.negated},
+    {'time': l.time, 'value': l.value}]))
+  END
+;
+
+CREATE OR REPLACE MACRO m4(t TIMESTAMPTZ, v DOUBLE) AS __timelake_m4_of(
+    min({'time': t, 'value': v}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL),
+    min({'value': v, 'time': t}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL),
+    min({'negated': -v, 'time': t}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL),
+    max({'time': t, 'value': v}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL)),
+  (points STRUCT(time TIMESTAMPTZ, value DOUBLE)[]) AS __timelake_m4_of(
+    min(points[1]) FILTER (WHERE len(points) > 0),
+    min(list_sort(list_transform(points, lambda p: {'value': p.value, 'time': p.time}))[1])
+      FILTER (WHERE len(points) > 0),
+    min(list_sort(list_transform(points, lambda p: {'negated': -p.value, 'time': p.time}))[1])
+      FILTER (WHERE len(points) > 0),
+    max(points[-1]) FILTER (WHERE len(points) > 0))
+;
