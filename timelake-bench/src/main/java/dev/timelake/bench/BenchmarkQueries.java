@@ -128,6 +128,34 @@ final class BenchmarkQueries {
             + " lead(epoch_us(r.time)) OVER (PARTITION BY r.tag ORDER BY r.time) AS next_us"
             + " FROM {readings} r JOIN {tags} t ON r.tag = t.tag"
             + " WHERE r.time >= $T0 AND r.time < $T1) GROUP BY tag, day");
+    // The signal aggregates (docs/SPEC.md §7): the same questions as twa-daily, gaps and
+    // m4-hourly, asked with Timelake's functions; avg-daily reads the rows twa-daily-fn reads.
+    add(
+        "twa-daily-fn",
+        "per tag and day: time_weighted_mean(time, value)",
+        "SELECT tag, {bucket:1 day} AS day, time_weighted_mean(time, value) AS twa FROM"
+            + " {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, day");
+    add(
+        "avg-daily",
+        "per tag and day: avg(value), the rows of twa-daily-fn",
+        "SELECT tag, {bucket:1 day} AS day, avg(value) AS avg_value FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, day");
+    add(
+        "gaps-fn",
+        "per tag: gap_count and gap_seconds over 300 s",
+        "SELECT tag, gap_count(time, 300) AS gaps, gap_seconds(time, 300) AS gap_seconds FROM"
+            + " {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag");
+    add(
+        "m4-hourly-fn",
+        "per tag and hour: m4(time, value)",
+        "SELECT tag, {bucket:1 hour} AS hour, m4(time, value) AS points FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, hour");
   }
 
   private BenchmarkQueries() {}

@@ -1,6 +1,7 @@
 package dev.timelake.engine;
 
 import dev.timelake.QueryFailedException;
+import dev.timelake.signal.SignalFunctions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -145,7 +146,9 @@ public final class EngineConnection implements AutoCloseable {
 
   /** Wraps a DuckDB failure with the statement that failed. */
   public static QueryFailedException failed(String sql, SQLException e) {
-    String reason = e.getMessage() == null ? e.toString() : e.getMessage().strip();
+    String reason =
+        SignalFunctions.explainFailure(
+            e.getMessage() == null ? e.toString() : e.getMessage().strip());
     return new QueryFailedException(reason + "\n  in statement: " + abbreviate(sql), e);
   }
 

@@ -24,7 +24,25 @@ public final class SignalFunctions {
   private static final String RESOURCE = "functions.sql";
   private static final String SCRIPT = load();
 
+  /** DuckDB's refusal of a macro with several aggregates under {@code OVER (…)}. */
+  private static final String WINDOW_REFUSAL =
+      "Window function macro bodies must contain exactly one aggregate function";
+
   private SignalFunctions() {}
+
+  /**
+   * A DuckDB error message, with what to do instead where a signal aggregate was used as a window
+   * function: DuckDB's words name neither the function nor the way out.
+   */
+  public static String explainFailure(String message) {
+    if (!message.contains(WINDOW_REFUSAL)) {
+      return message;
+    }
+    return message
+        + "\n  time_weighted_mean, time_weighted_state, integral, m4, gap_count, gap_seconds and"
+        + " gap_state are aggregates, not window functions: compute them with GROUP BY (per bucket:"
+        + " GROUP BY keys, time_bucket(…)) and join the result back where rows need it.";
+  }
 
   /** The definitions as one SQL script of {@code CREATE OR REPLACE MACRO} statements. */
   public static String script() {

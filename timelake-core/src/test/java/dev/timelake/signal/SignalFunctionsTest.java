@@ -299,7 +299,11 @@ class SignalFunctionsTest {
         "SELECT time_weighted_mean(s) FROM (SELECT tag, time_weighted_state(time, value) AS s"
             + " FROM s.r GROUP BY tag)|time_weighted_state: the states overlap in time",
         "SELECT gap_count(g) FROM (SELECT gap_state(time, 60) AS g FROM s.r UNION ALL SELECT"
-            + " gap_state(time, 30) FROM s.r)|gap_state: the states have different thresholds"
+            + " gap_state(time, 30) FROM s.r)|gap_state: the states have different thresholds",
+        "SELECT time_weighted_mean(time, value) OVER (PARTITION BY tag) FROM s.r"
+            + "|are aggregates, not window functions: compute them with GROUP BY",
+        "SELECT m4(time, value) OVER (ORDER BY time) FROM s.r"
+            + "|Window function macro bodies must contain exactly one aggregate function"
       })
   void wrongArgumentsFailNamingTheFunctionAndWhatIsAllowed(String queryAndMessage) {
     String[] parts = queryAndMessage.split("\\|");
