@@ -115,4 +115,23 @@ class RollupCommandsTest {
         .contains("refresh");
     assertThat(assertOk(cli.run("rollup", "create", "--help")).out()).contains("--with");
   }
+
+  @Test
+  void signalAggregatesRunInTheShellAndPrintForPlainDuckdb() {
+    Run twa =
+        assertOk(
+            cli.run(
+                "sql",
+                "--format",
+                "csv",
+                "-c",
+                "SELECT device, time_weighted_mean(time, value) AS twa, integral(time, value,"
+                    + " '1 minute') AS area, gap_count(time, '20 minutes') AS gaps FROM iot.r"
+                    + " GROUP BY device ORDER BY device"));
+    assertThat(twa.out()).isEqualTo("device,twa,area,gaps\na,2.0,60.0,1\nb,4.0,0.0,0\n");
+    Run script = assertOk(cli.run("functions"));
+    assertThat(script.out())
+        .contains("CREATE OR REPLACE MACRO time_weighted_mean(")
+        .contains("CREATE OR REPLACE MACRO m4(");
+  }
 }
