@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
     name = "functions",
     description = {
       "Prints Timelake's signal aggregates (time_weighted_mean, integral, m4, gap_count,"
-          + " gap_seconds and their states time_weighted_state and gap_state) as DuckDB"
-          + " CREATE MACRO statements.",
+          + " gap_seconds, approx_percentile and their states time_weighted_state, gap_state and"
+          + " percentile_sketch) as DuckDB CREATE MACRO statements.",
       "Timelake's own sessions have them already; run this script in plain DuckDB to get the same"
           + " functions there (docs/SPEC.md, section 7, defines them)."
     },

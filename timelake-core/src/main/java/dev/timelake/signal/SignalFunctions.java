@@ -12,9 +12,10 @@ import java.util.List;
 
 /**
  * The signal aggregates — {@code time_weighted_mean}, {@code integral}, {@code m4}, {@code
- * gap_count}, {@code gap_seconds} — and their states ({@code time_weighted_state}, {@code
- * gap_state}, the m4 point list), as DuckDB macros. They are SQL, not Java, so that the same text
- * runs in plain DuckDB: {@link #script()} is what {@code timelake functions} prints.
+ * gap_count}, {@code gap_seconds}, {@code approx_percentile} — and their states ({@code
+ * time_weighted_state}, {@code gap_state}, the m4 point list, {@code percentile_sketch}), as DuckDB
+ * macros. They are SQL, not Java, so that the same text runs in plain DuckDB: {@link #script()} is
+ * what {@code timelake functions} prints.
  *
  * <p>Macros, and not a rewrite of the syntax tree, because DuckDB binds them like built-in
  * functions wherever an aggregate may stand, with typed overloads whose errors list the allowed
@@ -39,8 +40,8 @@ public final class SignalFunctions {
       return message;
     }
     return message
-        + "\n  time_weighted_mean, time_weighted_state, integral, m4, gap_count, gap_seconds and"
-        + " gap_state are aggregates, not window functions: compute them with GROUP BY (per bucket:"
+        + "\n  time_weighted_mean, time_weighted_state, integral, m4, gap_count, gap_seconds,"
+        + " gap_state, approx_percentile and percentile_sketch are aggregates, not window functions: compute them with GROUP BY (per bucket:"
         + " GROUP BY keys, time_bucket(…)) and join the result back where rows need it.";
   }
 

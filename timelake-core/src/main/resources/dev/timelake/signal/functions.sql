@@ -31,7 +31,7 @@ CREATE OR REPLACE MACRO __timelake_tw_state_of(p) AS
 -- between the last reading of one and the first of the next is added to the area.
 CREATE OR REPLACE MACRO __timelake_tw_merge(s) AS
   CASE
-    WHEN len(s) = 0 THEN NULL
+    WHEN s IS NULL OR len(s) = 0 THEN NULL
     WHEN list_bool_or(list_transform(list_zip(s[:-2], s[2:]),
         lambda x: x[2].first_time < x[1].last_time))
       THEN error('time_weighted_state: the states overlap in time; states merge only along time '
@@ -177,7 +177,7 @@ CREATE OR REPLACE MACRO __timelake_gap_state_of(l, threshold) AS
 
 CREATE OR REPLACE MACRO __timelake_gap_merge(s) AS
   CASE
-    WHEN len(s) = 0 THEN NULL
+    WHEN s IS NULL OR len(s) = 0 THEN NULL
     WHEN list_bool_or(list_transform(s, lambda x: x.threshold_seconds <> s[1].threshold_seconds))
       THEN error('gap_state: the states have different thresholds; merge states of one threshold')
     WHEN list_bool_or(list_transform(list_zip(s[:-2], s[2:]),
@@ -273,4 +273,114 @@ CREATE OR REPLACE MACRO m4(t TIMESTAMPTZ, v DOUBLE) AS __timelake_m4_of(
     min(list_sort(list_transform(points, lambda p: {'negated': -p.value, 'time': p.time}))[1])
       FILTER (WHERE len(points) > 0),
     max(points[-1]) FILTER (WHERE len(points) > 0))
+;
+
+-- Percentiles (exact ones are DuckDB's quantile_cont and quantile_disc, which do not merge).
+-- approx_percentile reads a mergeable sketch: values
+-- fall into logarithmic buckets of ratio gamma = (1 + e) / (1 - e) for a relative error e (default
+-- 0.01), so every value of a bucket is within e of the bucket's representative 2 gamma^i /
+-- (gamma + 1); the answer is the representative of the bucket holding the reading of nearest rank
+-- ceil(q n). Bucket keys: 0 for zero, 10^12 + i for positive values, -(10^12 + i) for negative
+-- ones (sorted like the values; |i| stays below 10^12 for relative errors from 0.000001);
+-- magnitudes below 2.2250738585072014e-308 count as that; NULL, NaN and infinite values are
+-- skipped.
+CREATE OR REPLACE MACRO __timelake_relative_error(fn, e) AS
+  CASE WHEN e >= 0.000001 AND e < 1 THEN CAST(e AS DOUBLE)
+    ELSE error(fn || ': the relative error must be at least 0.000001 and below 1, not '
+      || coalesce(CAST(e AS VARCHAR), 'NULL'))
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_quantile(fn, q) AS
+  CASE WHEN q >= 0 AND q <= 1 THEN q
+    ELSE error(fn || ': q must be between 0 and 1, not ' || coalesce(CAST(q AS VARCHAR), 'NULL'))
+  END
+;
+
+-- The arithmetic is safe for every input (DuckDB may evaluate a CASE branch it does not take).
+CREATE OR REPLACE MACRO __timelake_log_index(v, e) AS
+  CAST(ceil(ln(greatest(abs(CASE WHEN isfinite(v) AND v <> 0 THEN v ELSE 1 END),
+    2.2250738585072014e-308)) / ln((1 + e) / (1 - e))) AS BIGINT)
+;
+
+CREATE OR REPLACE MACRO __timelake_sketch_key(v, e) AS
+  CASE
+    WHEN v IS NULL OR NOT isfinite(v) THEN NULL
+    WHEN v > 0 THEN 1000000000000 + __timelake_log_index(v, e)
+    WHEN v < 0 THEN -(1000000000000 + __timelake_log_index(v, e))
+    ELSE 0
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_sketch_value(k, e) AS
+  CASE
+    WHEN k > 0 THEN 2 * pow((1 + e) / (1 - e), k - 1000000000000) / ((1 + e) / (1 - e) + 1)
+    WHEN k < 0 THEN -2 * pow((1 + e) / (1 - e), -k - 1000000000000) / ((1 + e) / (1 - e) + 1)
+    ELSE 0
+  END
+;
+
+CREATE OR REPLACE MACRO __timelake_sketch_histogram(v, e) AS
+  histogram(__timelake_sketch_key(CAST(v AS DOUBLE), e)) FILTER (WHERE isfinite(v))
+;
+
+CREATE OR REPLACE MACRO __timelake_sketch_raw(v, e) AS
+  CASE WHEN count(v) FILTER (WHERE isfinite(v)) > 0 THEN {
+    'relative_error': e,
+    'count': count(v) FILTER (WHERE isfinite(v)),
+    'buckets': list_sort(list_transform(map_entries(__timelake_sketch_histogram(v, e)),
+      lambda b: {'key': b.key, 'count': CAST(b.value AS BIGINT)}))}
+  END
+;
+
+-- Sums the counts of equal keys of several sketches' buckets.
+CREATE OR REPLACE MACRO __timelake_bucket_sum(b) AS
+  (SELECT list({'key': k, 'count': c} ORDER BY k)
+    FROM (SELECT x.key AS k, CAST(sum(x.count) AS BIGINT) AS c
+      FROM (SELECT unnest(b) AS x) GROUP BY x.key))
+;
+
+CREATE OR REPLACE MACRO __timelake_sketch_merge(l) AS
+  CASE
+    WHEN l IS NULL OR len(l) = 0 THEN NULL
+    WHEN list_bool_or(list_transform(l, lambda x: x.relative_error <> l[1].relative_error))
+      THEN error('percentile_sketch: the sketches have different relative errors; merge sketches'
+        || ' of one relative error')
+    ELSE {
+      'relative_error': l[1].relative_error,
+      'count': list_sum(list_transform(l, lambda x: x.count)),
+      'buckets': __timelake_bucket_sum(flatten(list_transform(l, lambda x: x.buckets)))}
+  END
+;
+
+-- The key of the bucket holding the reading of rank r: a running count over the sorted buckets,
+-- carried with r in the accumulator (a lambda may not refer to an aggregate outside it).
+CREATE OR REPLACE MACRO __timelake_rank_key(b, r) AS
+  list_reduce(b,
+    lambda acc, x: CASE WHEN acc.running >= acc.rank THEN acc
+      ELSE {'running': acc.running + x.count, 'key': x.key, 'rank': acc.rank} END,
+    {'running': CAST(0 AS BIGINT), 'key': CAST(NULL AS BIGINT), 'rank': CAST(r AS BIGINT)}).key
+;
+
+CREATE OR REPLACE MACRO __timelake_sketch_percentile(s, q) AS
+  CASE WHEN __timelake_quantile('approx_percentile', q) IS NOT NULL AND s.count > 0 THEN
+    __timelake_sketch_value(
+      __timelake_rank_key(s.buckets, greatest(1, ceil(q * s.count))), s.relative_error)
+  END
+;
+
+CREATE OR REPLACE MACRO percentile_sketch(v DOUBLE) AS __timelake_sketch_raw(v, CAST(0.01 AS DOUBLE)),
+  (v DOUBLE, relative_error DOUBLE)
+    AS __timelake_sketch_raw(v, __timelake_relative_error('percentile_sketch', relative_error)),
+  (s STRUCT(relative_error DOUBLE, count BIGINT, buckets STRUCT("key" BIGINT, count BIGINT)[]))
+    AS __timelake_sketch_merge(list(s) FILTER (WHERE s IS NOT NULL))
+;
+
+CREATE OR REPLACE MACRO approx_percentile(v DOUBLE, q DOUBLE)
+    AS __timelake_sketch_percentile(percentile_sketch(v), q),
+  (v DOUBLE, q DOUBLE, relative_error DOUBLE)
+    AS __timelake_sketch_percentile(percentile_sketch(v, relative_error), q),
+  (s STRUCT(relative_error DOUBLE, count BIGINT, buckets STRUCT("key" BIGINT, count BIGINT)[]),
+    q DOUBLE)
+    AS __timelake_sketch_percentile(percentile_sketch(s), q)
 ;

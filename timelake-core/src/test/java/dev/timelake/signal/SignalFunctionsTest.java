@@ -14,6 +14,8 @@ import dev.timelake.TableDefinition;
 import dev.timelake.TestRandom;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -211,7 +213,7 @@ class SignalFunctionsTest {
   @Test
   void statesMergedFromRandomAdjacentBucketsEqualTheDirectAnswer() {
     for (int round = 0; round < 4; round++) {
-      long minutes = List.of(1L, 7L, 15L, 60L, 180L, 1440L).get(random.nextInt(6));
+      long minutes = List.of(2L, 7L, 15L, 60L, 180L, 1440L).get(random.nextInt(6));
       String bucket = "time_bucket(INTERVAL '" + minutes + " minutes', time)";
       String states =
           "(SELECT tag, "
@@ -232,6 +234,81 @@ class SignalFunctionsTest {
               + " time_weighted_state(time, value).first_time AS first FROM s.r GROUP BY tag";
       assertSameRowsInAnyOrder(rows(merged), rows(direct), minutes + " minutes " + random);
     }
+  }
+
+  @Test
+  void approximatePercentilesAreWithinTheirRelativeErrorOfTheNearestRank() {
+    for (String keys : GROUPINGS) {
+      double[] qs = {0, 0.01, 0.5, 0.9, 1};
+      for (int k = 0; k < qs.length; k++) {
+        double q = qs[k];
+        double error = k % 2 == 0 ? 0.01 : 0.001;
+        {
+          String actual =
+              select(
+                  keys, "approx_percentile(value, " + q + ", " + error + ") AS p", WITH_READINGS);
+          String expected =
+              "SELECT "
+                  + prefix(keys)
+                  + "any_value(value) FILTER (WHERE rank = greatest(1, ceil("
+                  + q
+                  + " * n))) AS p FROM (SELECT "
+                  + keyColumns(keys)
+                  + "value, row_number() OVER ("
+                  + partition(keys)
+                  + " ORDER BY value) AS rank, count(*) OVER ("
+                  + partition(keys)
+                  + ") AS n FROM s.r WHERE value IS NOT NULL) AS p"
+                  + groupBy(keys);
+          List<List<Object>> got = sortedByKeys(rows(actual));
+          List<List<Object>> want = sortedByKeys(rows(expected));
+          assertThat(got).as(actual + " " + random).hasSameSizeAs(want);
+          for (int i = 0; i < got.size(); i++) {
+            List<Object> row = got.get(i);
+            double value = ((Number) row.get(row.size() - 1)).doubleValue();
+            List<Object> oracle = want.get(i);
+            double exact = ((Number) oracle.get(oracle.size() - 1)).doubleValue();
+            assertThat(row.subList(0, row.size() - 1)).isEqualTo(oracle.subList(0, row.size() - 1));
+            assertThat(Math.abs(value - exact))
+                .as(actual + "\n" + row + " exact " + exact + " " + random)
+                .isLessThanOrEqualTo(error * Math.abs(exact) * (1 + 1e-9));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void percentileSketchesMergeIntoTheSketchOfTheirReadings() {
+    for (int round = 0; round < 2; round++) {
+      long minutes = List.of(15L, 60L, 1440L).get(random.nextInt(3));
+      String merged =
+          "SELECT tag, percentile_sketch(s) AS sketch, approx_percentile(s, 0.5) AS median,"
+              + " approx_percentile(s, 0.95) AS p95 FROM (SELECT tag, time_bucket(INTERVAL '"
+              + minutes
+              + " minutes', time) AS bucket, percentile_sketch(value) AS s FROM s.r GROUP BY ALL)"
+              + " GROUP BY tag";
+      String direct =
+          "SELECT tag, percentile_sketch(value) AS sketch, approx_percentile(value, 0.5) AS"
+              + " median, approx_percentile(value, 0.95) AS p95 FROM s.r GROUP BY tag";
+      // Structs from DuckDB compare by identity: compare their text.
+      assertThat(sortedByKeys(rows(merged)).toString())
+          .as(minutes + " minutes " + random)
+          .isEqualTo(sortedByKeys(rows(direct)).toString());
+    }
+    // Across series too: buckets of one sketch are counts, whatever rows they came from.
+    assertThat(
+            rows(
+                "SELECT approx_percentile(s, 0.3) FROM (SELECT tag, percentile_sketch(value) AS s"
+                    + " FROM s.r GROUP BY tag)"))
+        .isEqualTo(rows("SELECT approx_percentile(value, 0.3) FROM s.r"));
+  }
+
+  /** The rows sorted by every column but the last (the keys of these queries). */
+  private static List<List<Object>> sortedByKeys(List<List<Object>> rows) {
+    List<List<Object>> copy = new ArrayList<>(rows);
+    copy.sort(Comparator.comparing(row -> String.valueOf(row.subList(0, row.size() - 1))));
+    return copy;
   }
 
   @Test
@@ -267,7 +344,8 @@ class SignalFunctionsTest {
     List<List<Object>> types =
         rows(
             "SELECT typeof(time_weighted_state(time, value)), typeof(gap_state(time, 60)),"
-                + " typeof(m4(time, value)) FROM s.r WHERE tag = 'single'");
+                + " typeof(m4(time, value)), typeof(percentile_sketch(value)) FROM s.r WHERE tag ="
+                + " 'single'");
     assertThat(types.get(0))
         .extracting(Object::toString)
         .containsExactly(
@@ -276,7 +354,9 @@ class SignalFunctionsTest {
                 + " duration_seconds DOUBLE)",
             "STRUCT(first_time TIMESTAMP WITH TIME ZONE, last_time TIMESTAMP WITH TIME ZONE,"
                 + " threshold_seconds DOUBLE, gap_count BIGINT, gap_seconds DOUBLE)",
-            "STRUCT(\"time\" TIMESTAMP WITH TIME ZONE, \"value\" DOUBLE)[]");
+            "STRUCT(\"time\" TIMESTAMP WITH TIME ZONE, \"value\" DOUBLE)[]",
+            "STRUCT(relative_error DOUBLE, count BIGINT, buckets STRUCT(\"key\" BIGINT, count"
+                + " BIGINT)[])");
   }
 
   @ParameterizedTest
@@ -300,6 +380,13 @@ class SignalFunctionsTest {
             + " FROM s.r GROUP BY tag)|time_weighted_state: the states overlap in time",
         "SELECT gap_count(g) FROM (SELECT gap_state(time, 60) AS g FROM s.r UNION ALL SELECT"
             + " gap_state(time, 30) FROM s.r)|gap_state: the states have different thresholds",
+        "SELECT approx_percentile(value, 1.5) FROM s.r"
+            + "|approx_percentile: q must be between 0 and 1, not 1.5",
+        "SELECT approx_percentile(value, 0.5, 0) FROM s.r"
+            + "|percentile_sketch: the relative error must be at least 0.000001 and below 1",
+        "SELECT approx_percentile(s, 0.5) FROM (SELECT percentile_sketch(value) AS s FROM s.r"
+            + " UNION ALL SELECT percentile_sketch(value, 0.05) FROM s.r)"
+            + "|percentile_sketch: the sketches have different relative errors",
         "SELECT time_weighted_mean(time, value) OVER (PARTITION BY tag) FROM s.r"
             + "|are aggregates, not window functions: compute them with GROUP BY",
         "SELECT m4(time, value) OVER (ORDER BY time) FROM s.r"
