@@ -10,6 +10,7 @@ import dev.timelake.bench.IiotGenerator;
 import dev.timelake.bench.Scale;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Builds a small IIoT warehouse and runs example queries, with timings. */
@@ -28,6 +29,8 @@ import picocli.CommandLine.Option;
       "  timelake --warehouse /tmp/plant demo --hours 48"
     })
 final class DemoCommand extends LakeCommand {
+  @Mixin private SessionSettingOptions sessionSettings;
+
   @Option(
       names = "--hours",
       paramLabel = "N",
@@ -39,7 +42,7 @@ final class DemoCommand extends LakeCommand {
 
   @Override
   int run() {
-    try (Lake lake = main.openLake()) {
+    try (Lake lake = main.openLake(sessionSettings.settings)) {
       out().println("Timelake demo: " + lake.description());
       long started = System.nanoTime();
       GenerationResult generated =
@@ -58,7 +61,7 @@ final class DemoCommand extends LakeCommand {
               generated.hoursAppended(),
               (System.nanoTime() - started) / 1e9,
               generated.readingsPerSecond());
-      try (Session session = main.openSession(lake)) {
+      try (Session session = main.openSession(lake, sessionSettings.settings)) {
         for (Example example : examples()) {
           run(session, example);
         }

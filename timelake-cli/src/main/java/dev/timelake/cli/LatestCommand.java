@@ -9,6 +9,7 @@ import dev.timelake.engine.SqlText;
 import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,6 +23,8 @@ import picocli.CommandLine.Parameters;
     },
     footer = {"%nExample:", "  timelake latest iot.readings --format json"})
 final class LatestCommand extends LakeCommand {
+  @Mixin private SessionSettingOptions sessionSettings;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: namespace.table.")
   private String table;
 
@@ -33,10 +36,10 @@ final class LatestCommand extends LakeCommand {
 
   @Override
   int run() {
-    try (Lake lake = main.openLake()) {
+    try (Lake lake = main.openLake(sessionSettings.settings)) {
       Table target = lake.table(table);
       String sql = sql(target);
-      try (Session session = main.openSession(lake);
+      try (Session session = main.openSession(lake, sessionSettings.settings);
           QueryResult result = session.sql(sql)) {
         StatementRunner.print(result, format.printer(out()));
       }

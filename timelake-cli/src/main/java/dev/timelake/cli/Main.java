@@ -89,8 +89,8 @@ public final class Main {
       names = "--set",
       paramLabel = "timelake.NAME=VALUE",
       description =
-          "A session setting for every SQL session the command opens (repeatable; give it before"
-              + " the command).")
+          "A session setting for every SQL session the command opens (repeatable; sql, latest and"
+              + " demo also accept it after the command).")
   private Map<String, String> sessionSettings = new LinkedHashMap<>();
 
   @Option(
@@ -175,20 +175,35 @@ public final class Main {
 
   /** Opens the lake; checks the {@code --set} settings first so a typo fails before any work. */
   Lake openLake() {
-    sessionSettings.forEach((name, value) -> Settings.check(name, value, Level.SESSION));
+    return openLake(Map.of());
+  }
+
+  /**
+   * Opens the lake after checking the {@code --set} settings given before the command and {@code
+   * commandSettings}, those given after it.
+   */
+  Lake openLake(Map<String, String> commandSettings) {
+    sessionSettings(commandSettings)
+        .forEach((name, value) -> Settings.check(name, value, Level.SESSION));
     return Lake.open(warehouse());
   }
 
-  /** A new session of {@code lake} with the {@code --set} settings applied. */
-  Session openSession(Lake lake) {
+  /** A new session with the settings given before the command, then {@code commandSettings}. */
+  Session openSession(Lake lake, Map<String, String> commandSettings) {
     Session session = lake.newSession();
     try {
-      sessionSettings.forEach(session::set);
+      sessionSettings(commandSettings).forEach(session::set);
       return session;
     } catch (RuntimeException e) {
       session.close();
       throw e;
     }
+  }
+
+  private Map<String, String> sessionSettings(Map<String, String> commandSettings) {
+    Map<String, String> all = new LinkedHashMap<>(sessionSettings);
+    all.putAll(commandSettings);
+    return all;
   }
 
   /** Reads the version from the resource Maven filters at build time. */

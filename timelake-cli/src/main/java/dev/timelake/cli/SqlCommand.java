@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Runs SQL: statements from {@code -c} or {@code -f}, else the shell (or stdin when piped). */
@@ -32,6 +33,8 @@ import picocli.CommandLine.Option;
       "  timelake sql"
     })
 final class SqlCommand extends LakeCommand {
+  @Mixin private SessionSettingOptions sessionSettings;
+
   @Option(
       names = {"-c", "--command"},
       paramLabel = "STATEMENT",
@@ -63,8 +66,8 @@ final class SqlCommand extends LakeCommand {
       statements.addAll(StatementSplitter.statements(read(file)));
     }
     commands.forEach(command -> statements.addAll(StatementSplitter.statements(command)));
-    try (Lake lake = main.openLake();
-        Session session = main.openSession(lake)) {
+    try (Lake lake = main.openLake(sessionSettings.settings);
+        Session session = main.openSession(lake, sessionSettings.settings)) {
       StatementRunner runner =
           new StatementRunner(session, out(), err()).format(format).explain(explain);
       if (file != null || !commands.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.timelake.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.timelake.cli.CliRunner.Run;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -138,6 +139,43 @@ class MainTest {
 
     assertThat(run.status()).isEqualTo(2);
     assertThat(run.err())
+        .isEqualTo("error: Invalid setting 'read-dedup': 'maybe' (expected true or false)\n");
+  }
+
+  @Test
+  void acceptsSessionSettingsAfterTheCommandToo() throws IOException {
+    CliRunner cli = new CliRunner(directory.resolve("after-set"));
+    assertThat(
+            cli.run(
+                    "create",
+                    "iot.r",
+                    "--columns",
+                    "tag VARCHAR, time TIMESTAMPTZ, value DOUBLE",
+                    "--time-column",
+                    "time",
+                    "--series-key",
+                    "tag")
+                .status())
+        .isZero();
+    Path csv = directory.resolve("after-set.csv");
+    Files.writeString(csv, "tag,time,value\na,2026-01-01T10:00:00Z,1.5\n");
+    assertThat(cli.run("import", "iot.r", csv.toString(), "--batch-id", "one").status()).isZero();
+    Files.writeString(csv, "tag,time,value\na,2026-01-01T10:00:00Z,2.5\n");
+    assertThat(cli.run("import", "iot.r", csv.toString(), "--batch-id", "two").status()).isZero();
+    String count = "SELECT count(*) AS n FROM iot.r";
+
+    assertThat(cli.run("sql", "--format", "csv", "-c", count).out()).isEqualTo("n\n1\n");
+    assertThat(
+            cli.run("sql", "--set", "timelake.read_dedup=false", "--format", "csv", "-c", count)
+                .out())
+        .isEqualTo("n\n2\n");
+    assertThat(
+            cli.run("--set", "timelake.read_dedup=false", "sql", "--format", "csv", "-c", count)
+                .out())
+        .isEqualTo("n\n2\n");
+    Run bad = cli.run("sql", "--set", "timelake.read_dedup=maybe", "-c", "SELECT 1");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err())
         .isEqualTo("error: Invalid setting 'read-dedup': 'maybe' (expected true or false)\n");
   }
 
