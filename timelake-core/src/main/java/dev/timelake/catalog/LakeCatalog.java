@@ -5,6 +5,7 @@ import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.Engine;
+import dev.timelake.engine.SqlText;
 import dev.timelake.table.Level;
 import dev.timelake.table.Setting;
 import dev.timelake.table.Settings;
@@ -15,9 +16,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -149,10 +152,45 @@ public final class LakeCatalog implements AutoCloseable {
     return new LoadedTable(definition.name(), table, TableContract.of(definition.name(), table));
   }
 
-  /** Drops a table and deletes its files; false when it did not exist. */
+  /**
+   * Drops a table and deletes its files, and on a local warehouse the folders they leave empty;
+   * false when it did not exist.
+   */
   public boolean drop(TableName name) {
+    Optional<String> location = load(name).map(table -> table.iceberg().location());
     tables.remove(name);
-    return catalog.dropTable(identifier(name), true);
+    boolean dropped = catalog.dropTable(identifier(name), true);
+    if (dropped) {
+      location.ifPresent(LakeCatalog::deleteEmptyFolders);
+    }
+    return dropped;
+  }
+
+  /**
+   * Deletes the folders under (and including) a dropped table's local location that hold no file:
+   * Iceberg's purge deletes files, not folders. A file someone else put there keeps its folders.
+   */
+  private static void deleteEmptyFolders(String location) {
+    if (!location.startsWith("file:") && !location.startsWith("/")) {
+      return;
+    }
+    Path root = Path.of(SqlText.localPath(location));
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      List<Path> folders =
+          paths.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
+      for (Path folder : folders) {
+        try (Stream<Path> entries = Files.list(folder)) {
+          if (entries.findAny().isEmpty()) {
+            Files.delete(folder);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // The table is dropped; folders left behind are untidy, not wrong.
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableName;
 import dev.timelake.ValidationException;
+import dev.timelake.engine.SqlText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -177,10 +178,14 @@ class LakeCatalogTest {
           .hasMessage("Cannot drop default.nope: it does not exist");
       assertThat(lake.dropTable(TableName.parse("iot.nope"))).isFalse();
 
-      lake.createTable(readings("iot.gone").build());
+      Table gone = lake.createTable(readings("iot.gone").build());
+      gone.newAppend().row("a", T1, 1.0).row("b", T1.plusSeconds(86_400), 2.0).commit();
+      Path folder = Path.of(SqlText.localPath(gone.info().location()));
+      assertThat(folder).isDirectory();
       assertThat(session.sql("DROP TABLE IF EXISTS iot.gone").message())
           .isEqualTo("Dropped table iot.gone");
       assertThat(lake.findTable(TableName.parse("iot.gone"))).isEmpty();
+      assertThat(folder).as("no empty folders left behind").doesNotExist();
     }
   }
 
