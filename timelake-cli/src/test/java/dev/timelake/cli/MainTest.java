@@ -73,7 +73,7 @@ class MainTest {
         .isEqualTo(
             "error: Table iot.nothing does not exist in warehouse "
                 + directory.toAbsolutePath()
-                + " (tables: )\n");
+                + " (the lake has no tables yet)\n");
   }
 
   @Test

@@ -184,9 +184,11 @@ class QueryCommandsTest {
   void stopsPipedInputAtTheFirstError() {
     Run run = cli.runWithInput("SELECT 1 AS one;\nSELECT * FROM iot.nothing;\nSELECT 2;\n", "sql");
 
-    assertThat(run.status()).as(run.err()).isEqualTo(ErrorCode.QUERY_FAILED.exitStatus());
+    assertThat(run.status()).as(run.err()).isEqualTo(ErrorCode.NOT_FOUND.exitStatus());
     assertThat(run.out()).isEqualTo(" one\n-----\n   1\n(1 row)\n");
-    assertThat(run.err()).startsWith("error: ").contains("nothing");
+    assertThat(run.err())
+        .startsWith("error: Table iot.nothing does not exist in warehouse ")
+        .endsWith(" (tables in iot: iot.readings)\n");
   }
 
   @Test

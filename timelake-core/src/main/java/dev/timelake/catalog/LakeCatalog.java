@@ -109,17 +109,39 @@ public final class LakeCatalog implements AutoCloseable {
 
   /** The table's current state; throws naming the table when it does not exist. */
   public LoadedTable require(TableName name) {
-    return load(name)
-        .orElseThrow(
-            () ->
-                new NotFoundException(
-                    "Table "
-                        + name
-                        + " does not exist in "
-                        + description
-                        + " (tables: "
-                        + String.join(", ", tables().stream().map(TableName::toString).toList())
-                        + ")"));
+    return load(name).orElseThrow(() -> missing(name));
+  }
+
+  /**
+   * The error for a table that does not exist, with the tables the user may have meant: those of
+   * its namespace, else every table.
+   */
+  public NotFoundException missing(TableName name) {
+    List<TableName> all = tables();
+    List<String> sameNamespace =
+        all.stream()
+            .filter(table -> table.namespace().equals(name.namespace()))
+            .map(TableName::toString)
+            .toList();
+    String hint;
+    if (!sameNamespace.isEmpty()) {
+      hint = "tables in " + name.namespace() + ": " + String.join(", ", sameNamespace);
+    } else if (all.isEmpty()) {
+      hint = "the lake has no tables yet";
+    } else {
+      hint =
+          "no table in "
+              + name.namespace()
+              + "; tables: "
+              + String.join(", ", all.stream().map(TableName::toString).toList());
+    }
+    return new NotFoundException(
+        "Table " + name + " does not exist in " + description + " (" + hint + ")");
+  }
+
+  /** True when the namespace exists in the catalog (it may hold no table). */
+  public boolean hasNamespace(String namespace) {
+    return namespaces().contains(Namespace.of(namespace));
   }
 
   /** True when the table exists. */

@@ -1,5 +1,6 @@
 package dev.timelake.read;
 
+import dev.timelake.TableName;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.catalog.PinnedTables;
@@ -101,11 +102,29 @@ public final class QueryRewriter {
     if (table.getName() == null || table.getNameParts().size() > 2) {
       return Optional.empty();
     }
+    TableName name;
     try {
-      return tables.find(SyntaxNames.tableName(table));
+      name = SyntaxNames.tableName(table);
     } catch (dev.timelake.ValidationException e) {
       return Optional.empty();
     }
+    Optional<PinnedTable> found = tables.find(name);
+    // A qualified name in one of the lake's namespaces can only mean a lake table; DuckDB would
+    // say the schema does not exist. Unqualified names may be the session's own views.
+    if (found.isEmpty() && isLakeNamespace(table.getSchemaName())) {
+      throw catalog.missing(name);
+    }
+    return found;
+  }
+
+  private boolean isLakeNamespace(String schema) {
+    if (schema == null) {
+      return false;
+    }
+    String namespace = SyntaxNames.unquote(schema);
+    return !namespace.equalsIgnoreCase("main")
+        && !namespace.equalsIgnoreCase("temp")
+        && catalog.hasNamespace(namespace);
   }
 
   private void replaceWithView(

@@ -79,10 +79,14 @@ class LakeCatalogTest {
       assertThat(dataFiles(location)).isEmpty();
       assertThatThrownBy(() -> lake.table("iot.readings"))
           .isInstanceOf(NotFoundException.class)
-          .hasMessage("Table iot.readings does not exist in %s (tables: )", lake.description());
+          .hasMessage(
+              "Table iot.readings does not exist in %s (the lake has no tables yet)",
+              lake.description());
       assertThatThrownBy(() -> session.sql("SELECT * FROM iot.readings"))
-          .isInstanceOf(QueryFailedException.class)
-          .hasMessageStartingWith("Catalog Error: Table with name \"iot.readings\" does not exist");
+          .isInstanceOf(NotFoundException.class)
+          .hasMessage(
+              "Table iot.readings does not exist in %s (the lake has no tables yet)",
+              lake.description());
     }
   }
 
@@ -162,7 +166,16 @@ class LakeCatalogTest {
       assertThatThrownBy(() -> session.sql("DESCRIBE iot.nope"))
           .isInstanceOf(NotFoundException.class)
           .hasMessage(
-              "Table iot.nope does not exist in %s (tables: iot.readings)", lake.description());
+              "Table iot.nope does not exist in %s (tables in iot: iot.readings)",
+              lake.description());
+      assertThatThrownBy(() -> session.sql("SELECT count(*) FROM iot.nope"))
+          .isInstanceOf(NotFoundException.class)
+          .hasMessage(
+              "Table iot.nope does not exist in %s (tables in iot: iot.readings)",
+              lake.description());
+      assertThatThrownBy(() -> session.sql("SELECT * FROM elsewhere.readings"))
+          .isInstanceOf(QueryFailedException.class)
+          .hasMessageContaining("elsewhere");
     }
   }
 
