@@ -12,8 +12,11 @@ import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -95,18 +98,65 @@ final class AppendStager implements AutoCloseable {
             + SqlText.literal(file.toAbsolutePath().toString())
             + ", header = true, delim = "
             + SqlText.literal(delimiter);
-    List<InputColumn> header = describe(base + ", all_varchar = true)", csv.describe());
-    List<String> types = new ArrayList<>();
-    for (InputColumn column : header) {
+    String text = base + ", all_varchar = true)";
+    Map<String, Column> typedColumns = new LinkedHashMap<>();
+    for (InputColumn column : describe(text, csv.describe())) {
       for (Column tableColumn : contract.columns()) {
         if (tableColumn.name().equalsIgnoreCase(column.name())) {
-          types.add(
-              SqlText.literal(column.name()) + ": " + SqlText.literal(tableColumn.type().sql()));
+          typedColumns.put(column.name(), tableColumn);
         }
       }
     }
+    List<String> types = new ArrayList<>();
+    typedColumns.forEach(
+        (header, column) ->
+            types.add(SqlText.literal(header) + ": " + SqlText.literal(column.type().sql())));
     String typed = types.isEmpty() ? ")" : ", types = {" + String.join(", ", types) + "})";
-    stageRelation(base + typed, csv.describe(), AppendSource.Casting.LOSSLESS);
+    try {
+      stageRelation(base + typed, csv.describe(), AppendSource.Casting.LOSSLESS);
+    } catch (dev.timelake.ValidationException e) {
+      throw firstUnconvertible(text, typedColumns, csv.describe(), e).orElse(e);
+    }
+  }
+
+  /**
+   * The error naming the first CSV value that does not convert to its column's type, found by
+   * reading the file as text again: DuckDB's own error names only the line.
+   */
+  private Optional<TimelakeException> firstUnconvertible(
+      String text, Map<String, Column> typedColumns, String sourceName, RuntimeException cause) {
+    long bestRow = Long.MAX_VALUE;
+    String found = null;
+    for (Map.Entry<String, Column> entry : typedColumns.entrySet()) {
+      String value = SqlText.identifier(entry.getKey());
+      String type = entry.getValue().type().sql();
+      List<List<Object>> rows =
+          connection.rows(
+              "SELECT row, value FROM (SELECT row_number() OVER () AS row, "
+                  + value
+                  + " AS value FROM "
+                  + text
+                  + ") WHERE value IS NOT NULL AND TRY_CAST(value AS "
+                  + type
+                  + ") IS NULL ORDER BY row LIMIT 1");
+      if (!rows.isEmpty()) {
+        long row = ((Number) rows.get(0).get(0)).longValue();
+        if (row < bestRow) {
+          bestRow = row;
+          found =
+              String.format(
+                  "line %d, column %s: %s is not a valid %s",
+                  row + 1, entry.getKey(), SqlText.literal((String) rows.get(0).get(1)), type);
+        }
+      }
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new dev.timelake.ValidationException(
+            "Cannot append to " + contract.name() + ": cannot read " + sourceName + ": " + found,
+            cause));
   }
 
   private void stageArrow(AppendSource.ArrowStream arrow) {

@@ -358,11 +358,31 @@ class AppendSourcesTest {
 
   @Test
   void rejectsCsvThatCannotBeParsedAsTheTableTypes() throws IOException {
-    Path csv = write("bad.csv", "device,time,value\na,yesterday,1.5\n");
+    Path csv =
+        write(
+            "bad.csv",
+            "device,time,value\na,2026-01-01T10:00:00Z,1.5\nb,2026-01-01T11:00:00Z,oops\n"
+                + "c,yesterday,2.0\n");
 
     assertThatThrownBy(() -> table.newAppend().fromCsv(csv).commit())
         .isInstanceOf(ValidationException.class)
-        .hasMessageStartingWith("Cannot append to %s: cannot read %s: ", table.name(), csv);
+        .hasMessage(
+            "Cannot append to %s: cannot read %s: line 3, column value: 'oops' is not a valid"
+                + " DOUBLE",
+            table.name(), csv);
+    assertThat(snapshots(table)).isZero();
+  }
+
+  @Test
+  void rejectsATsvValueNamingItsLineColumnAndType() throws IOException {
+    Path tsv = write("bad.tsv", "device\ttime\tvalue\na\tyesterday\t1.5\n");
+
+    assertThatThrownBy(() -> table.newAppend().fromCsv(tsv).commit())
+        .isInstanceOf(ValidationException.class)
+        .hasMessage(
+            "Cannot append to %s: cannot read %s: line 2, column time: 'yesterday' is not a valid"
+                + " TIMESTAMPTZ",
+            table.name(), tsv);
     assertThat(snapshots(table)).isZero();
   }
 
