@@ -187,7 +187,7 @@ final class RefreshRunner {
       return new AppendOperation(
               target,
               connection,
-              List.of(new AppendSource.Query(sql, AppendSource.Casting.LITERALS)),
+              List.of(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL)),
               Optional.empty(),
               now,
               "rollup-refresh",

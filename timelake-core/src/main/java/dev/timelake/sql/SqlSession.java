@@ -184,7 +184,7 @@ public final class SqlSession implements AutoCloseable {
                     aliased,
                     select instanceof net.sf.jsqlparser.statement.select.Values
                         ? AppendSource.Casting.LITERALS
-                        : AppendSource.Casting.LOSSLESS)),
+                        : AppendSource.Casting.ASSIGNMENT)),
             Optional.empty(),
             clock.instant(),
             kind == StatementKind.UPSERT ? "upsert" : "insert",

@@ -72,8 +72,21 @@ public sealed interface AppendSource {
   enum Casting {
     /** Only equal types or lossless widening (INTEGER to BIGINT, FLOAT to DOUBLE). */
     LOSSLESS,
-    /** Any cast DuckDB performs; for literal values typed by the user. */
-    LITERALS
+    /**
+     * SQL's assignment casts, as INSERT … SELECT applies them: also any number into any numeric
+     * column, as long as every value arrives unchanged (checked row by row).
+     */
+    ASSIGNMENT,
+    /**
+     * Any cast DuckDB performs, for literal values typed by the user; numbers into numeric columns
+     * are checked as for {@link #ASSIGNMENT}.
+     */
+    LITERALS,
+    /**
+     * Any cast, unchecked: rows Timelake computes itself (rollup refreshes), whose types it chose
+     * for the table they go into.
+     */
+    INTERNAL
   }
 
   /** Rows given in Java, as values in column order of {@code columns}. */

@@ -226,6 +226,10 @@ final class AppendStager implements AutoCloseable {
   private void stageRelation(String relation, String sourceName, AppendSource.Casting casting) {
     List<InputColumn> input = describe(relation, sourceName);
     String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
+    for (SchemaAlignment.Narrowing narrowing :
+        SchemaAlignment.narrowings(contract, input, casting)) {
+      requireUnchanged(relation, sourceName, narrowing);
+    }
     long firstRow = stagedRows;
     try {
       connection.execute("INSERT INTO " + stageTable + " SELECT " + select + " FROM " + relation);
@@ -241,6 +245,43 @@ final class AppendStager implements AutoCloseable {
     }
     stagedRows = ((Number) connection.scalar("SELECT count(*) FROM " + stageTable)).longValue();
     checkRequired(firstRow, sourceName);
+  }
+
+  /**
+   * Fails naming the first row whose number a narrowing cast would change or not hold (5000000000
+   * into INTEGER, 1.5 into INTEGER, 2^53 + 1 into DOUBLE), before anything is staged.
+   */
+  private void requireUnchanged(
+      String relation, String sourceName, SchemaAlignment.Narrowing narrowing) {
+    String value = SqlText.identifier(narrowing.source().name());
+    String type = narrowing.column().type().sql();
+    List<List<Object>> rows =
+        connection.rows(
+            "SELECT row, CAST(value AS VARCHAR), TRY_CAST(value AS "
+                + type
+                + ") IS NULL FROM (SELECT row_number() OVER () AS row, "
+                + value
+                + " AS value FROM "
+                + relation
+                + ") WHERE value IS NOT NULL AND (TRY_CAST(value AS "
+                + type
+                + ") IS NULL OR CAST(TRY_CAST(value AS "
+                + type
+                + ") AS "
+                + narrowing.inputType()
+                + ") <> value) ORDER BY row LIMIT 1");
+    if (!rows.isEmpty()) {
+      List<Object> row = rows.get(0);
+      throw SchemaAlignment.rejected(
+          contract,
+          "row %d of %s, column %s: %s %s %s (cast the value, or change the column type)",
+          ((Number) row.get(0)).longValue(),
+          sourceName,
+          narrowing.column().name(),
+          row.get(1),
+          Boolean.TRUE.equals(row.get(2)) ? "does not fit in" : "would change as",
+          type);
+    }
   }
 
   private List<InputColumn> describe(String relation, String sourceName) {

@@ -27,6 +27,18 @@ final class SchemaAlignment {
           ColumnType.Kind.TIMESTAMPTZ, Set.of("TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"),
           ColumnType.Kind.TIMESTAMP, Set.of("TIMESTAMP_S", "TIMESTAMP_MS"));
 
+  /** Signed numbers (unsigned ones are refused: Iceberg has no unsigned type). */
+  private static final Set<String> NUMERIC_INPUTS =
+      Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "DECIMAL");
+
+  private static final Set<ColumnType.Kind> NUMERIC_COLUMNS =
+      Set.of(
+          ColumnType.Kind.INTEGER,
+          ColumnType.Kind.BIGINT,
+          ColumnType.Kind.FLOAT,
+          ColumnType.Kind.DOUBLE,
+          ColumnType.Kind.DECIMAL);
+
   private SchemaAlignment() {}
 
   /**
@@ -73,9 +85,9 @@ final class SchemaAlignment {
             contract, "required column '%s' is missing from %s", column.name(), sourceName);
       } else {
         String value =
-            casting == AppendSource.Casting.LITERALS
+            casting == AppendSource.Casting.LITERALS || casting == AppendSource.Casting.INTERNAL
                 ? "CAST(" + SqlText.identifier(source.name()) + " AS " + column.type().sql() + ")"
-                : converted(contract, column, source, sourceName);
+                : converted(contract, column, source, sourceName, casting);
         select.add(
             (isIngest ? "coalesce(" + value + ", " + ingestLiteral(ingestMicros) + ")" : value)
                 + " AS "
@@ -89,8 +101,54 @@ final class SchemaAlignment {
     return "make_timestamptz(CAST(" + micros + " AS BIGINT))";
   }
 
+  /**
+   * The input columns whose numbers must be checked before an assignment cast: a number going into
+   * a numeric column of another type that is not a lossless widening (BIGINT into INTEGER, DOUBLE
+   * into INTEGER, DECIMAL into DOUBLE, …). Each row's value must survive the cast unchanged.
+   */
+  static List<Narrowing> narrowings(
+      TableContract contract, List<InputColumn> input, AppendSource.Casting casting) {
+    List<Narrowing> narrowings = new ArrayList<>();
+    if (casting == AppendSource.Casting.LOSSLESS || casting == AppendSource.Casting.INTERNAL) {
+      return narrowings;
+    }
+    for (InputColumn source : input) {
+      for (Column column : contract.columns()) {
+        if (column.name().equalsIgnoreCase(source.name()) && isNarrowing(column, source)) {
+          narrowings.add(new Narrowing(column, source));
+        }
+      }
+    }
+    return narrowings;
+  }
+
+  /** A number cast into a numeric column that may not hold it unchanged. */
+  record Narrowing(Column column, InputColumn source) {
+    /** The input's type, as DuckDB spells it. */
+    String inputType() {
+      return normalize(source.duckdbType());
+    }
+  }
+
+  private static boolean isNarrowing(Column column, InputColumn source) {
+    String inputType = normalize(source.duckdbType());
+    return NUMERIC_INPUTS.contains(baseType(inputType))
+        && NUMERIC_COLUMNS.contains(column.type().kind())
+        && !inputType.equals(column.type().sql())
+        && !WIDENINGS.getOrDefault(column.type().kind(), Set.of()).contains(inputType);
+  }
+
+  private static String baseType(String type) {
+    int parenthesis = type.indexOf('(');
+    return parenthesis < 0 ? type : type.substring(0, parenthesis);
+  }
+
   private static String converted(
-      TableContract contract, Column column, InputColumn source, String sourceName) {
+      TableContract contract,
+      Column column,
+      InputColumn source,
+      String sourceName,
+      AppendSource.Casting casting) {
     String reference = SqlText.identifier(source.name());
     String inputType = normalize(source.duckdbType());
     String tableType = column.type().sql();
@@ -99,7 +157,8 @@ final class SchemaAlignment {
           ? reference
           : "CAST(" + reference + " AS " + tableType + ")";
     }
-    if (WIDENINGS.getOrDefault(column.type().kind(), Set.of()).contains(inputType)) {
+    if (WIDENINGS.getOrDefault(column.type().kind(), Set.of()).contains(inputType)
+        || (casting == AppendSource.Casting.ASSIGNMENT && isNarrowing(column, source))) {
       return "CAST(" + reference + " AS " + tableType + ")";
     }
     throw rejected(

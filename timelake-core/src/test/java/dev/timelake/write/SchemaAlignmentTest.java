@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.timelake.Append;
 import dev.timelake.ColumnType;
 import dev.timelake.Lake;
+import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
@@ -245,6 +246,76 @@ class SchemaAlignmentTest {
           .hasMessage("Cannot append to " + name + ": column 'time' is null in row 3 of VALUES");
     }
     assertThat(snapshots(table)).isEqualTo(snapshotsBefore);
+  }
+
+  @Test
+  void insertCastsNumbersToTheColumnTypesWhenEveryValueArrivesUnchanged() {
+    try (Session session = lake.newSession()) {
+      session.sql(
+          "INSERT INTO "
+              + name
+              + " (device, time, level, value, ratio) SELECT 'd' || i, TIMESTAMPTZ '2026-01-02"
+              + " 00:00:00+00', (i % 3) + 1, i * 1.5, i * 0.5 FROM range(4) t(i)");
+      try (QueryResult result =
+          session.sql(
+              "SELECT device, level, value, ratio FROM "
+                  + name
+                  + " WHERE device LIKE 'd%'"
+                  + " ORDER BY device")) {
+        assertThat(result.rows())
+            .containsExactly(
+                List.of("d0", 1, 0.0, 0.0f),
+                List.of("d1", 2, 1.5, 0.5f),
+                List.of("d2", 3, 3.0, 1.0f),
+                List.of("d3", 1, 4.5, 1.5f));
+      }
+    }
+  }
+
+  /** Each case: the INSERT's columns and rows, then the error's detail. */
+  private static final List<String> UNCHANGED_CASES =
+      List.of(
+          "(device, time, level) SELECT 'a', TIMESTAMPTZ '2026-01-02 00:00:00+00' + INTERVAL (i)"
+              + " HOUR, CAST(i AS BIGINT) * 2500000000 FROM range(3) t(i)"
+              + "|row 2 of query, column level: 2500000000 does not fit in INTEGER",
+          "(device, time, level) SELECT 'a', TIMESTAMPTZ '2026-01-02 00:00:00+00', 1.5"
+              + "|row 1 of query, column level: 1.5 would change as INTEGER",
+          "(device, time, value) SELECT 'a', TIMESTAMPTZ '2026-01-02 00:00:00+00',"
+              + " CAST(9007199254740993 AS BIGINT)"
+              + "|row 1 of query, column value: 9007199254740993 would change as DOUBLE",
+          "(device, time, level) VALUES ('a', TIMESTAMPTZ '2026-01-02 00:00:00+00', 2.5)"
+              + "|row 1 of VALUES, column level: 2.5 would change as INTEGER");
+
+  @Test
+  void insertRefusesANumberTheColumnCannotHoldUnchanged() {
+    int snapshotsBefore = snapshots(table);
+    try (Session session = lake.newSession()) {
+      for (String queryAndMessage : UNCHANGED_CASES) {
+        String[] parts = queryAndMessage.split("\\|");
+        assertThatThrownBy(() -> session.sql("INSERT INTO " + name + " " + parts[0]))
+            .as(parts[0])
+            .isInstanceOf(ValidationException.class)
+            .hasMessage(
+                "Cannot append to "
+                    + name
+                    + ": "
+                    + parts[1]
+                    + " (cast the value, or change the column type)");
+      }
+    }
+    assertThat(snapshots(table)).isEqualTo(snapshotsBefore);
+  }
+
+  @Test
+  void insertRefusesATimestampMadeFromAnInteger() {
+    try (Session session = lake.newSession()) {
+      assertThatThrownBy(
+              () ->
+                  session.sql(
+                      "INSERT INTO " + name + " (device, time) SELECT 'a', 1767225600 AS time"))
+          .isInstanceOf(ValidationException.class)
+          .hasMessageContaining("column 'time' is INTEGER in query but TIMESTAMPTZ in the table");
+    }
   }
 
   @Test
