@@ -20,9 +20,9 @@ CREATE OR REPLACE MACRO __timelake_tw_state_of(p) AS
     'last_time': make_timestamptz(p[-1].us),
     'last_value': p[-1].value,
     'linear_sum': coalesce(list_sum(list_transform(list_zip(p[:-2], p[2:]),
-        lambda x: (x[1].value + x[2].value) / 2 * (x[2].us - x[1].us))), 0) / 1e6,
+        lambda x: (x[1].value / 2 + x[2].value / 2) * ((x[2].us - x[1].us) / 1e6))), 0),
     'forward_fill_sum': coalesce(list_sum(list_transform(list_zip(p[:-2], p[2:]),
-        lambda x: x[1].value * (x[2].us - x[1].us))), 0) / 1e6,
+        lambda x: x[1].value * ((x[2].us - x[1].us) / 1e6))), 0),
     'duration_seconds': (p[-1].us - p[1].us) / 1e6}
   END
 ;
@@ -32,8 +32,10 @@ CREATE OR REPLACE MACRO __timelake_tw_state_of(p) AS
 CREATE OR REPLACE MACRO __timelake_tw_merge(s) AS
   CASE
     WHEN s IS NULL OR len(s) = 0 THEN NULL
+    -- States that share an instant overlap too: readings at one instant are taken in value
+    -- order, which the states no longer know; adjacent buckets of one series never share one.
     WHEN list_bool_or(list_transform(list_zip(s[:-2], s[2:]),
-        lambda x: x[2].first_time < x[1].last_time))
+        lambda x: x[2].first_time <= x[1].last_time))
       THEN error('time_weighted_state: the states overlap in time; states merge only along time '
         || '(one series, adjacent time ranges), not across series')
     ELSE {
@@ -43,12 +45,12 @@ CREATE OR REPLACE MACRO __timelake_tw_merge(s) AS
       'last_value': s[-1].last_value,
       'linear_sum': list_sum(list_transform(s, lambda x: x.linear_sum))
         + coalesce(list_sum(list_transform(list_zip(s[:-2], s[2:]),
-            lambda x: (x[1].last_value + x[2].first_value) / 2
-              * (epoch_us(x[2].first_time) - epoch_us(x[1].last_time)) / 1e6)), 0),
+            lambda x: (x[1].last_value / 2 + x[2].first_value / 2)
+              * ((epoch_us(x[2].first_time) - epoch_us(x[1].last_time)) / 1e6))), 0),
       'forward_fill_sum': list_sum(list_transform(s, lambda x: x.forward_fill_sum))
         + coalesce(list_sum(list_transform(list_zip(s[:-2], s[2:]),
             lambda x: x[1].last_value
-              * (epoch_us(x[2].first_time) - epoch_us(x[1].last_time)) / 1e6)), 0),
+              * ((epoch_us(x[2].first_time) - epoch_us(x[1].last_time)) / 1e6))), 0),
       'duration_seconds': (epoch_us(s[-1].last_time) - epoch_us(s[1].first_time)) / 1e6}
   END
 ;
@@ -94,6 +96,15 @@ CREATE OR REPLACE MACRO __timelake_integral(st, m, unit_seconds) AS
 CREATE OR REPLACE MACRO __timelake_is_method(x) AS x IN ('linear', 'forward_fill')
 ;
 
+-- integral's third argument when it is not a method: a unit, or a mistyped method.
+CREATE OR REPLACE MACRO __timelake_unit_or_method_seconds(x) AS
+  CASE WHEN epoch(TRY_CAST(x AS INTERVAL)) > 0 THEN epoch(TRY_CAST(x AS INTERVAL))
+    ELSE error('integral: the third argument must be a method (''linear'' or ''forward_fill'')'
+      || ' or a positive unit interval such as ''1 hour'', not '
+      || coalesce('''' || x || '''', 'NULL'))
+  END
+;
+
 CREATE OR REPLACE MACRO time_weighted_state(
     t TIMESTAMPTZ, v DOUBLE) AS __timelake_tw_state_of(__timelake_points(t, v)),
   (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
@@ -120,7 +131,7 @@ CREATE OR REPLACE MACRO integral(
     AS __timelake_integral(time_weighted_state(t, v),
       CASE WHEN __timelake_is_method(method_or_unit) THEN method_or_unit ELSE 'linear' END,
       CASE WHEN __timelake_is_method(method_or_unit) THEN 1
-        ELSE __timelake_unit_seconds('integral', method_or_unit) END),
+        ELSE __timelake_unit_or_method_seconds(method_or_unit) END),
   (t TIMESTAMPTZ, v DOUBLE, unit INTERVAL)
     AS __timelake_integral(time_weighted_state(t, v), 'linear',
       __timelake_unit_seconds('integral', unit)),
@@ -139,10 +150,20 @@ CREATE OR REPLACE MACRO integral(
     AS __timelake_integral(time_weighted_state(s),
       CASE WHEN __timelake_is_method(method_or_unit) THEN method_or_unit ELSE 'linear' END,
       CASE WHEN __timelake_is_method(method_or_unit) THEN 1
-        ELSE __timelake_unit_seconds('integral', method_or_unit) END),
+        ELSE __timelake_unit_or_method_seconds(method_or_unit) END),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE),
+    unit INTERVAL)
+    AS __timelake_integral(time_weighted_state(s), 'linear',
+      __timelake_unit_seconds('integral', unit)),
   (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
       last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE),
     method VARCHAR, unit VARCHAR)
+    AS __timelake_integral(time_weighted_state(s), method,
+      __timelake_unit_seconds('integral', unit)),
+  (s STRUCT(first_time TIMESTAMPTZ, first_value DOUBLE, last_time TIMESTAMPTZ,
+      last_value DOUBLE, linear_sum DOUBLE, forward_fill_sum DOUBLE, duration_seconds DOUBLE),
+    method VARCHAR, unit INTERVAL)
     AS __timelake_integral(time_weighted_state(s), method,
       __timelake_unit_seconds('integral', unit))
 ;
@@ -150,8 +171,9 @@ CREATE OR REPLACE MACRO integral(
 -- Gaps: the gaps between consecutive readings longer than a threshold, as a state of the first
 -- and last reading time, the threshold, and the number and total seconds of those gaps.
 CREATE OR REPLACE MACRO __timelake_threshold(fn, seconds) AS
-  CASE WHEN seconds >= 0 THEN seconds
-    ELSE error(fn || ': the threshold must be an interval or a number of seconds, zero or more, not '
+  CASE WHEN seconds >= 0 AND isfinite(seconds) THEN seconds
+    ELSE error(fn || ': the threshold must be an interval or a finite number of seconds, zero or'
+      || ' more, not '
       || coalesce(CAST(seconds AS VARCHAR) || ' s', 'NULL'))
   END
 ;
@@ -262,10 +284,10 @@ CREATE OR REPLACE MACRO __timelake_m4_of(f, lo, hi, l) AS
 ;
 
 CREATE OR REPLACE MACRO m4(t TIMESTAMPTZ, v DOUBLE) AS __timelake_m4_of(
-    min({'time': t, 'value': v}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL),
-    min({'value': v, 'time': t}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL),
-    min({'negated': -v, 'time': t}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL),
-    max({'time': t, 'value': v}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL)),
+    min({'time': t, 'value': v}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL AND NOT isnan(v)),
+    min({'value': v, 'time': t}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL AND NOT isnan(v)),
+    min({'negated': -v, 'time': t}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL AND NOT isnan(v)),
+    max({'time': t, 'value': v}) FILTER (WHERE t IS NOT NULL AND v IS NOT NULL AND NOT isnan(v))),
   (points STRUCT(time TIMESTAMPTZ, value DOUBLE)[]) AS __timelake_m4_of(
     min(points[1]) FILTER (WHERE len(points) > 0),
     min(list_sort(list_transform(points, lambda p: {'value': p.value, 'time': p.time}))[1])
@@ -312,10 +334,15 @@ CREATE OR REPLACE MACRO __timelake_sketch_key(v, e) AS
   END
 ;
 
+-- 2 gamma^i / (gamma + 1), through logarithms so that it stays finite next to the largest double.
+CREATE OR REPLACE MACRO __timelake_bucket_value(i, e) AS
+  least(exp(i * ln((1 + e) / (1 - e)) + ln(2 / ((1 + e) / (1 - e) + 1))), 1.7976931348623157e308)
+;
+
 CREATE OR REPLACE MACRO __timelake_sketch_value(k, e) AS
   CASE
-    WHEN k > 0 THEN 2 * pow((1 + e) / (1 - e), k - 1000000000000) / ((1 + e) / (1 - e) + 1)
-    WHEN k < 0 THEN -2 * pow((1 + e) / (1 - e), -k - 1000000000000) / ((1 + e) / (1 - e) + 1)
+    WHEN k > 0 THEN __timelake_bucket_value(k - 1000000000000, e)
+    WHEN k < 0 THEN -__timelake_bucket_value(-k - 1000000000000, e)
     ELSE 0
   END
 ;
@@ -348,7 +375,7 @@ CREATE OR REPLACE MACRO __timelake_sketch_merge(l) AS
         || ' of one relative error')
     ELSE {
       'relative_error': l[1].relative_error,
-      'count': list_sum(list_transform(l, lambda x: x.count)),
+      'count': CAST(list_sum(list_transform(l, lambda x: x.count)) AS BIGINT),
       'buckets': __timelake_bucket_sum(flatten(list_transform(l, lambda x: x.buckets)))}
   END
 ;
@@ -365,7 +392,9 @@ CREATE OR REPLACE MACRO __timelake_rank_key(b, r) AS
 CREATE OR REPLACE MACRO __timelake_sketch_percentile(s, q) AS
   CASE WHEN __timelake_quantile('approx_percentile', q) IS NOT NULL AND s.count > 0 THEN
     __timelake_sketch_value(
-      __timelake_rank_key(s.buckets, greatest(1, ceil(q * s.count))), s.relative_error)
+      -- q as a decimal, so that 0.07 of 100 readings is rank 7, not 8.
+      __timelake_rank_key(s.buckets, greatest(1, ceil(CAST(q AS DECIMAL(30, 12)) * s.count))),
+      s.relative_error)
   END
 ;
 
