@@ -2,15 +2,30 @@ package dev.timelake;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The SQL type of a table column, spelled as in DuckDB. Every type maps to one Iceberg type, so
- * tables stay readable by other engines.
+ * tables stay readable by other engines. {@code STRUCT(name TYPE, …)} and {@code TYPE[]} nest any
+ * types (a rollup's stored states are such values); their fields and elements may be null.
+ *
+ * @param fields the fields of a STRUCT, in order; empty for other kinds
+ * @param element the element type of a LIST, null for other kinds
  */
-public record ColumnType(Kind kind, int precision, int scale) {
+public record ColumnType(
+    Kind kind, int precision, int scale, List<Field> fields, ColumnType element) {
+  /** A named field of a STRUCT type. */
+  public record Field(String name, ColumnType type) {
+    public Field {
+      requireNonNull(name, "name is null");
+      requireNonNull(type, "type is null");
+    }
+  }
+
   /** The supported kinds; unsigned integers have no Iceberg counterpart and are rejected. */
   public enum Kind {
     BOOLEAN("BOOLEAN"),
@@ -23,7 +38,9 @@ public record ColumnType(Kind kind, int precision, int scale) {
     DATE("DATE"),
     TIMESTAMP("TIMESTAMP"),
     TIMESTAMPTZ("TIMESTAMPTZ"),
-    BLOB("BLOB");
+    BLOB("BLOB"),
+    STRUCT("STRUCT"),
+    LIST("LIST");
 
     private final String sql;
 
@@ -48,12 +65,24 @@ public record ColumnType(Kind kind, int precision, int scale) {
 
   public ColumnType {
     requireNonNull(kind, "kind is null");
+    fields = List.copyOf(fields);
+    if ((kind == Kind.STRUCT) == fields.isEmpty() || (kind == Kind.LIST) == (element == null)) {
+      throw TimelakeException.validation(
+          "Invalid type %s: a STRUCT needs fields and a LIST an element type, no other kind has"
+              + " either",
+          kind);
+    }
     if (kind == Kind.DECIMAL
         && (precision < 1 || precision > 38 || scale < 0 || scale > precision)) {
       throw TimelakeException.validation(
           "Invalid type DECIMAL(%d,%d): precision must be 1..38 and scale 0..precision",
           precision, scale);
     }
+  }
+
+  /** A type of {@code kind} with a precision and scale (DECIMAL) or neither. */
+  public ColumnType(Kind kind, int precision, int scale) {
+    this(kind, precision, scale, List.of(), null);
   }
 
   private static ColumnType of(Kind kind) {
@@ -65,13 +94,42 @@ public record ColumnType(Kind kind, int precision, int scale) {
     return new ColumnType(Kind.DECIMAL, precision, scale);
   }
 
+  /** {@code STRUCT(fields…)}. */
+  public static ColumnType struct(List<Field> fields) {
+    return new ColumnType(Kind.STRUCT, 0, 0, fields, null);
+  }
+
+  /** {@code element[]}. */
+  public static ColumnType list(ColumnType element) {
+    return new ColumnType(Kind.LIST, 0, 0, List.of(), requireNonNull(element, "element is null"));
+  }
+
+  /** True for STRUCT and LIST. */
+  public boolean isNested() {
+    return kind == Kind.STRUCT || kind == Kind.LIST;
+  }
+
   /**
    * Parses a DuckDB type name such as {@code VARCHAR}, {@code TIMESTAMP WITH TIME ZONE}, {@code
    * DOUBLE} or {@code DECIMAL(18,3)}.
    */
   public static ColumnType parse(String text) {
     requireNonNull(text, "text is null");
-    String normalized = text.trim().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+    String trimmed = text.trim();
+    if (trimmed.endsWith("[]")) {
+      return list(parse(trimmed.substring(0, trimmed.length() - 2)));
+    }
+    if (trimmed.regionMatches(true, 0, "STRUCT", 0, 6)
+        && trimmed.substring(6).trim().startsWith("(")
+        && trimmed.endsWith(")")) {
+      String body = trimmed.substring(trimmed.indexOf('(') + 1, trimmed.length() - 1);
+      List<Field> fields = new ArrayList<>();
+      for (String part : splitTopLevel(body, text)) {
+        fields.add(field(part.trim(), text));
+      }
+      return struct(fields);
+    }
+    String normalized = trimmed.replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
     Matcher decimal = DECIMAL_PATTERN.matcher(normalized);
     if (decimal.matches()) {
       int scale = decimal.group(2) == null ? 0 : Integer.parseInt(decimal.group(2));
@@ -92,14 +150,86 @@ public record ColumnType(Kind kind, int precision, int scale) {
       default ->
           throw TimelakeException.validation(
               "Unsupported column type '%s' (expected one of BOOLEAN, INTEGER, BIGINT, FLOAT, DOUBLE,"
-                  + " DECIMAL(p,s), VARCHAR, DATE, TIMESTAMP, TIMESTAMPTZ, BLOB)",
+                  + " DECIMAL(p,s), VARCHAR, DATE, TIMESTAMP, TIMESTAMPTZ, BLOB, STRUCT(name TYPE,"
+                  + " …) or TYPE[])",
               text);
     };
   }
 
-  /** The DuckDB spelling of this type. */
+  /** The DuckDB spelling of this type; field names are always quoted. */
   public String sql() {
-    return kind == Kind.DECIMAL ? "DECIMAL(" + precision + "," + scale + ")" : kind.sql;
+    return switch (kind) {
+      case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
+      case LIST -> element.sql() + "[]";
+      case STRUCT -> {
+        List<String> parts = new ArrayList<>();
+        for (Field field : fields) {
+          parts.add("\"" + field.name().replace("\"", "\"\"") + "\" " + field.type().sql());
+        }
+        yield "STRUCT(" + String.join(", ", parts) + ")";
+      }
+      default -> kind.sql;
+    };
+  }
+
+  /** {@code name TYPE}, the name bare or double-quoted. */
+  private static Field field(String text, String whole) {
+    String name;
+    String rest;
+    if (text.startsWith("\"")) {
+      int end = 1;
+      StringBuilder unquoted = new StringBuilder();
+      while (end < text.length()) {
+        char c = text.charAt(end);
+        if (c == '"' && end + 1 < text.length() && text.charAt(end + 1) == '"') {
+          unquoted.append('"');
+          end += 2;
+        } else if (c == '"') {
+          break;
+        } else {
+          unquoted.append(c);
+          end++;
+        }
+      }
+      name = unquoted.toString();
+      rest = end + 1 <= text.length() ? text.substring(end + 1) : "";
+    } else {
+      int space = text.indexOf(' ');
+      name = space < 0 ? text : text.substring(0, space);
+      rest = space < 0 ? "" : text.substring(space);
+    }
+    if (name.isEmpty() || rest.isBlank()) {
+      throw TimelakeException.validation(
+          "Unsupported column type '%s': a STRUCT field is written 'name TYPE', not '%s'",
+          whole, text);
+    }
+    return new Field(name, parse(rest));
+  }
+
+  /** Splits at commas outside parentheses and double quotes. */
+  private static List<String> splitTopLevel(String body, String whole) {
+    List<String> parts = new ArrayList<>();
+    int depth = 0;
+    boolean quoted = false;
+    int start = 0;
+    for (int i = 0; i < body.length(); i++) {
+      char c = body.charAt(i);
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (!quoted && c == '(') {
+        depth++;
+      } else if (!quoted && c == ')') {
+        depth--;
+      } else if (!quoted && depth == 0 && c == ',') {
+        parts.add(body.substring(start, i));
+        start = i + 1;
+      }
+    }
+    parts.add(body.substring(start));
+    if (depth != 0 || quoted || parts.stream().anyMatch(String::isBlank)) {
+      throw TimelakeException.validation("Unsupported column type '%s': unbalanced STRUCT", whole);
+    }
+    return parts;
   }
 
   @Override

@@ -177,10 +177,15 @@ public final class TableCreator {
   private static Schema schema(List<Column> columns) {
     List<Types.NestedField> fields = new ArrayList<>();
     int id = 1;
+    // Nested fields number after the top-level columns, which keep ids 1…n.
+    int[] nestedId = {columns.size()};
     for (Column column : columns) {
       fields.add(
           Types.NestedField.of(
-              id++, column.isNullable(), column.name(), TypeMapping.toIceberg(column.type())));
+              id++,
+              column.isNullable(),
+              column.name(),
+              TypeMapping.toIceberg(column.type(), () -> ++nestedId[0])));
     }
     return new Schema(fields);
   }

@@ -2,6 +2,9 @@ package dev.timelake.table;
 
 import dev.timelake.ColumnType;
 import dev.timelake.TimelakeException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntSupplier;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -9,9 +12,22 @@ import org.apache.iceberg.types.Types;
 public final class TypeMapping {
   private TypeMapping() {}
 
-  /** The Iceberg type that stores a column of {@code type}. */
-  public static Type toIceberg(ColumnType type) {
+  /**
+   * The Iceberg type that stores a column of {@code type}; nested fields and elements take their
+   * ids from {@code nextId} (Iceberg assigns fresh ones when it creates the table).
+   */
+  public static Type toIceberg(ColumnType type, IntSupplier nextId) {
     return switch (type.kind()) {
+      case STRUCT -> {
+        List<Types.NestedField> fields = new ArrayList<>();
+        for (ColumnType.Field field : type.fields()) {
+          fields.add(
+              Types.NestedField.optional(
+                  nextId.getAsInt(), field.name(), toIceberg(field.type(), nextId)));
+        }
+        yield Types.StructType.of(fields);
+      }
+      case LIST -> Types.ListType.ofOptional(nextId.getAsInt(), toIceberg(type.element(), nextId));
       case BOOLEAN -> Types.BooleanType.get();
       case INTEGER -> Types.IntegerType.get();
       case BIGINT -> Types.LongType.get();
@@ -45,6 +61,17 @@ public final class TypeMapping {
               ? ColumnType.TIMESTAMPTZ
               : ColumnType.TIMESTAMP;
       case BINARY -> ColumnType.BLOB;
+      case STRUCT -> {
+        List<ColumnType.Field> fields = new ArrayList<>();
+        for (Types.NestedField field : type.asStructType().fields()) {
+          fields.add(
+              new ColumnType.Field(
+                  field.name(), fromIceberg(field.type(), column + "." + field.name())));
+        }
+        yield ColumnType.struct(fields);
+      }
+      case LIST ->
+          ColumnType.list(fromIceberg(type.asListType().elementType(), column + ".element"));
       default ->
           throw TimelakeException.validation(
               "Column '%s' has Iceberg type %s, which Timelake does not support yet", column, type);

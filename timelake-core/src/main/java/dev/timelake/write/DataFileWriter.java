@@ -91,7 +91,8 @@ public final class DataFileWriter {
   private String parquetOptions() {
     List<String> fieldIds = new ArrayList<>();
     for (Types.NestedField field : table.schema().columns()) {
-      fieldIds.add(SqlText.identifier(field.name()) + ": " + field.fieldId());
+      fieldIds.add(
+          SqlText.identifier(field.name()) + ": " + fieldId(field.fieldId(), field.type()));
     }
     String codec = contract.setting(Settings.COMPRESSION_CODEC).orElse("zstd");
     long rowGroup = Long.parseLong(contract.setting(Settings.ROW_GROUP_ROWS).orElse("1048576"));
@@ -102,6 +103,31 @@ public final class DataFileWriter {
         + ", FIELD_IDS {"
         + String.join(", ", fieldIds)
         + "}";
+  }
+
+  /**
+   * A column's entry in DuckDB's FIELD_IDS option: the id, or for a STRUCT or LIST the id with
+   * those of its fields or element ({@code {__duckdb_field_id: 2, element: 5}}), as Iceberg reads
+   * them.
+   */
+  private static String fieldId(int id, org.apache.iceberg.types.Type type) {
+    if (type.isStructType()) {
+      List<String> parts = new ArrayList<>();
+      parts.add("__duckdb_field_id: " + id);
+      for (Types.NestedField field : type.asStructType().fields()) {
+        parts.add(SqlText.identifier(field.name()) + ": " + fieldId(field.fieldId(), field.type()));
+      }
+      return "{" + String.join(", ", parts) + "}";
+    }
+    if (type.isListType()) {
+      Types.ListType list = type.asListType();
+      return "{__duckdb_field_id: "
+          + id
+          + ", element: "
+          + fieldId(list.elementId(), list.elementType())
+          + "}";
+    }
+    return String.valueOf(id);
   }
 
   private static void createParentFolder(String path) {

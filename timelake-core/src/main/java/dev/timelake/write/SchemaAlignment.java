@@ -150,6 +150,9 @@ final class SchemaAlignment {
       String sourceName,
       AppendSource.Casting casting) {
     String reference = SqlText.identifier(source.name());
+    if (column.type().isNested() && sameType(source, column)) {
+      return reference;
+    }
     String inputType = normalize(source.duckdbType());
     String tableType = column.type().sql();
     if (inputType.equals(tableType) || inputType.equals("\"NULL\"") || inputType.equals("NULL")) {
@@ -169,6 +172,15 @@ final class SchemaAlignment {
         source.duckdbType(),
         sourceName,
         tableType);
+  }
+
+  /** True when the input's type, spelled as DuckDB does, is the column's (nested types). */
+  private static boolean sameType(InputColumn source, Column column) {
+    try {
+      return ColumnType.parse(source.duckdbType()).equals(column.type());
+    } catch (TimelakeException e) {
+      return false;
+    }
   }
 
   private static String normalize(String duckdbType) {
