@@ -88,6 +88,7 @@ public interface Aggregate {
                 SyntaxTrees.orderedCall("first", value, fields.get(field.orderField()), false);
             case LAST ->
                 SyntaxTrees.orderedCall("last", value, fields.get(field.orderField()), true);
+            case CALL -> SyntaxTrees.call(field.function(), value);
           });
     }
     return merged;

@@ -26,7 +26,8 @@ public final class Aggregates {
           ExtremeAggregate.max(),
           new AverageAggregate(),
           EdgeAggregate.firstValue(),
-          EdgeAggregate.lastValue()
+          EdgeAggregate.lastValue(),
+          new M4Aggregate()
         }) {
       BY_NAME.put(aggregate.name(), aggregate);
     }
@@ -58,7 +59,11 @@ public final class Aggregates {
    * What a rollup may store, for error messages about a table whose time column is {@code time}.
    */
   public static String allowed(String time) {
-    return "count(*), count(x), sum, min, max, avg, first_value and last_value ordered by " + time;
+    return "count(*), count(x), sum, min, max, avg, first_value and last_value ordered by "
+        + time
+        + ", and m4("
+        + time
+        + ", x)";
   }
 
   /**

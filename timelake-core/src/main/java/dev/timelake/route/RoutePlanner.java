@@ -166,8 +166,9 @@ public final class RoutePlanner {
         return Optional.of(
             String.format(
                 Locale.ROOT,
-                "holds %.1f raw rows per row; %s pays from %.0f",
-                candidate.readingsPerRow(),
+                "holds %.2f raw rows per row; %s pays from %.0f",
+                // Rounded down, so that 3.999 does not read as the threshold it misses.
+                Math.floor(candidate.readingsPerRow() * 100) / 100,
                 call,
                 aggregate.minimumReadingsPerRow()));
       }
