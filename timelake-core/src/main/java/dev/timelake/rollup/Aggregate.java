@@ -71,6 +71,15 @@ public interface Aggregate {
     return 0;
   }
 
+  /**
+   * True when states merge only in time order, each covering one stretch of time with nothing of
+   * another in between (time-weighted states): a range without a bucket, whose parts interleave in
+   * time, is then not answered from rollups.
+   */
+  default boolean mergesAlongTimeOnly() {
+    return false;
+  }
+
   /** Merges {@code fields} (one expression per state field, over many rows) into one state. */
   default List<Expression> merge(AggregateCall call, TableContract raw, List<Expression> fields) {
     List<StateField> layout = state(call, raw);

@@ -27,7 +27,10 @@ public final class Aggregates {
           new AverageAggregate(),
           EdgeAggregate.firstValue(),
           EdgeAggregate.lastValue(),
-          new M4Aggregate()
+          new M4Aggregate(),
+          TimeWeightedAggregate.state(),
+          TimeWeightedAggregate.mean(),
+          TimeWeightedAggregate.integral()
         }) {
       BY_NAME.put(aggregate.name(), aggregate);
     }
@@ -61,7 +64,9 @@ public final class Aggregates {
   public static String allowed(String time) {
     return "count(*), count(x), sum, min, max, avg, first_value and last_value ordered by "
         + time
-        + ", and m4("
+        + ", m4("
+        + time
+        + ", x) and time_weighted_state("
         + time
         + ", x)";
   }

@@ -240,6 +240,11 @@ final class SelectAnalyzer {
   /** Classifies every node under {@code node}; {@code aliases} may be referred to by name. */
   private void visit(Expression node, Set<String> aliases) {
     if (node instanceof Function function && Aggregates.isKnown(function)) {
+      if (function.getAttribute() != null) {
+        // The rewrite replaces the whole call, field access included.
+        throw new UnsupportedPart(
+            function + " reads a field of an aggregate's value; only whole values are routed");
+      }
       checkQualifiers(function);
       AggregateCall call = Aggregates.parse(function, raw);
       int index = aggregates.indexOf(call);
