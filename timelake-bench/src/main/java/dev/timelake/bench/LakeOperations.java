@@ -38,6 +38,13 @@ final class LakeOperations {
   private static final String FIRST_AND_LAST =
       ", first_value(value ORDER BY time) AS first_v, last_value(value ORDER BY time) AS last_v";
 
+  /**
+   * What the signal queries need from the hourly rollup: M4 points and time-weighted states (a day
+   * of an hourly rollup holds hundreds of readings a row, well above the 32 states pay from).
+   */
+  private static final String SIGNALS =
+      ", m4(time, value) AS points, time_weighted_state(time, value) AS tw";
+
   private static final String APPEND = "hourly append (one more hour)";
 
   private static final DateTimeFormatter HOUR_LABEL =
@@ -80,8 +87,9 @@ final class LakeOperations {
             () -> create(DAILY_ROLLUP, "1 day", ""));
     OperationFigure hourly =
         timed(
-            "create hourly rollup (with first and last for M4; 1-minute rollup present)",
-            () -> create(HOURLY_ROLLUP, "1 hour", FIRST_AND_LAST));
+            "create hourly rollup (with first and last, m4 points and time-weighted states; from"
+                + " raw data, the 1-minute rollup lacks the states)",
+            () -> create(HOURLY_ROLLUP, "1 hour", FIRST_AND_LAST + SIGNALS));
     figures.add(dailyWithMinute);
     figures.add(hourly);
     return figures;
