@@ -20,12 +20,24 @@ public final class TestTables {
    * inline maintenance off: tests built on it observe the files and copies appends leave.
    */
   public static TableDefinition.Builder readings(String name) {
+    return readingsKeyedBy(name, "device");
+  }
+
+  /**
+   * {@code (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)}, series key tag, daily chunks, inline
+   * maintenance off: the shape of the IIoT readings that routing and signal tests use.
+   */
+  public static TableDefinition.Builder tagReadings(String name) {
+    return readingsKeyedBy(name, "tag");
+  }
+
+  private static TableDefinition.Builder readingsKeyedBy(String name, String key) {
     return TableDefinition.builder(name)
-        .column("device", ColumnType.VARCHAR)
+        .column(key, ColumnType.VARCHAR)
         .column("time", ColumnType.TIMESTAMPTZ)
         .column("value", ColumnType.DOUBLE)
         .timeColumn("time")
-        .seriesKey("device")
+        .seriesKey(key)
         .option("auto-maintain", "false");
   }
 

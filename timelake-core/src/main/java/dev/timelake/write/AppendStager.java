@@ -125,38 +125,82 @@ final class AppendStager implements AutoCloseable {
    */
   private Optional<TimelakeException> firstUnconvertible(
       String text, Map<String, Column> typedColumns, String sourceName, RuntimeException cause) {
-    long bestRow = Long.MAX_VALUE;
-    String found = null;
-    for (Map.Entry<String, Column> entry : typedColumns.entrySet()) {
-      String value = SqlText.identifier(entry.getKey());
-      String type = entry.getValue().type().sql();
-      List<List<Object>> rows =
-          connection.rows(
-              "SELECT row, value FROM (SELECT row_number() OVER () AS row, "
-                  + value
-                  + " AS value FROM "
-                  + text
-                  + ") WHERE value IS NOT NULL AND TRY_CAST(value AS "
-                  + type
-                  + ") IS NULL ORDER BY row LIMIT 1");
-      if (!rows.isEmpty()) {
-        long row = ((Number) rows.get(0).get(0)).longValue();
-        if (row < bestRow) {
-          bestRow = row;
-          found =
-              String.format(
-                  "line %d, column %s: %s is not a valid %s",
-                  row + 1, entry.getKey(), SqlText.literal((String) rows.get(0).get(1)), type);
-        }
-      }
+    List<ValueCheck> checks = new ArrayList<>();
+    typedColumns.forEach(
+        (header, column) -> checks.add(new ValueCheck(header, column.type().sql(), null)));
+    return firstBadValue(text, checks)
+        .map(
+            bad ->
+                new dev.timelake.ValidationException(
+                    String.format(
+                        "Cannot append to %s: cannot read %s: line %d, column %s: %s is not a valid"
+                            + " %s",
+                        contract.name(),
+                        sourceName,
+                        bad.row() + 1,
+                        bad.check().column(),
+                        SqlText.literal(bad.value()),
+                        bad.check().type()),
+                    cause));
+  }
+
+  /**
+   * A column whose values must convert to {@code type}; with {@code inputType}, they must also
+   * convert back unchanged (a narrowing cast).
+   */
+  private record ValueCheck(String column, String type, String inputType) {
+    String failed(String value) {
+      String converted = "TRY_CAST(" + value + " AS " + type + ")";
+      return value
+          + " IS NOT NULL AND ("
+          + converted
+          + " IS NULL"
+          + (inputType == null
+              ? ""
+              : " OR CAST(" + converted + " AS " + inputType + ") <> " + value)
+          + ")";
     }
-    if (found == null) {
+  }
+
+  /** The first failing value of a relation: its row (from 1), check, text and whether it fit. */
+  private record BadValue(long row, ValueCheck check, String value, boolean fits) {}
+
+  /** The first row of {@code relation} where a check fails, all checks in one scan. */
+  private Optional<BadValue> firstBadValue(String relation, List<ValueCheck> checks) {
+    List<String> columns = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    for (int i = 0; i < checks.size(); i++) {
+      ValueCheck check = checks.get(i);
+      String value = SqlText.identifier(check.column());
+      columns.add("CAST(" + value + " AS VARCHAR) AS __tl_v" + i);
+      columns.add("(" + check.failed(value) + ") AS __tl_bad" + i);
+      columns.add("TRY_CAST(" + value + " AS " + check.type() + ") IS NOT NULL AS __tl_fits" + i);
+      failures.add("__tl_bad" + i);
+    }
+    List<List<Object>> rows =
+        connection.rows(
+            "SELECT * FROM (SELECT row_number() OVER () AS __tl_row, "
+                + String.join(", ", columns)
+                + " FROM "
+                + relation
+                + ") WHERE "
+                + String.join(" OR ", failures)
+                + " ORDER BY __tl_row LIMIT 1");
+    if (rows.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(
-        new dev.timelake.ValidationException(
-            "Cannot append to " + contract.name() + ": cannot read " + sourceName + ": " + found,
-            cause));
+    List<Object> row = rows.get(0);
+    for (int i = 0; i < checks.size(); i++) {
+      if (Boolean.TRUE.equals(row.get(2 + 3 * i))) {
+        return Optional.of(
+            new BadValue(
+                ((Number) row.get(0)).longValue(),
+                checks.get(i),
+                (String) row.get(1 + 3 * i),
+                Boolean.TRUE.equals(row.get(3 + 3 * i))));
+      }
+    }
+    return Optional.empty();
   }
 
   private void stageArrow(AppendSource.ArrowStream arrow) {
@@ -226,10 +270,7 @@ final class AppendStager implements AutoCloseable {
   private void stageRelation(String relation, String sourceName, AppendSource.Casting casting) {
     List<InputColumn> input = describe(relation, sourceName);
     String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
-    for (SchemaAlignment.Narrowing narrowing :
-        SchemaAlignment.narrowings(contract, input, casting)) {
-      requireUnchanged(relation, sourceName, narrowing);
-    }
+    requireUnchanged(relation, sourceName, SchemaAlignment.narrowings(contract, input, casting));
     long firstRow = stagedRows;
     try {
       connection.execute("INSERT INTO " + stageTable + " SELECT " + select + " FROM " + relation);
@@ -252,35 +293,29 @@ final class AppendStager implements AutoCloseable {
    * into INTEGER, 1.5 into INTEGER, 2^53 + 1 into DOUBLE), before anything is staged.
    */
   private void requireUnchanged(
-      String relation, String sourceName, SchemaAlignment.Narrowing narrowing) {
-    String value = SqlText.identifier(narrowing.source().name());
-    String type = narrowing.column().type().sql();
-    List<List<Object>> rows =
-        connection.rows(
-            "SELECT row, CAST(value AS VARCHAR), TRY_CAST(value AS "
-                + type
-                + ") IS NULL FROM (SELECT row_number() OVER () AS row, "
-                + value
-                + " AS value FROM "
-                + relation
-                + ") WHERE value IS NOT NULL AND (TRY_CAST(value AS "
-                + type
-                + ") IS NULL OR CAST(TRY_CAST(value AS "
-                + type
-                + ") AS "
-                + narrowing.inputType()
-                + ") <> value) ORDER BY row LIMIT 1");
-    if (!rows.isEmpty()) {
-      List<Object> row = rows.get(0);
+      String relation, String sourceName, List<SchemaAlignment.Narrowing> narrowings) {
+    if (narrowings.isEmpty()) {
+      return;
+    }
+    List<ValueCheck> checks = new ArrayList<>();
+    for (SchemaAlignment.Narrowing narrowing : narrowings) {
+      checks.add(
+          new ValueCheck(
+              narrowing.source().name(), narrowing.column().type().sql(), narrowing.inputType()));
+    }
+    Optional<BadValue> bad = firstBadValue(relation, checks);
+    if (bad.isPresent()) {
+      BadValue value = bad.get();
+      String column = narrowings.get(checks.indexOf(value.check())).column().name();
       throw SchemaAlignment.rejected(
           contract,
           "row %d of %s, column %s: %s %s %s (cast the value, or change the column type)",
-          ((Number) row.get(0)).longValue(),
+          value.row(),
           sourceName,
-          narrowing.column().name(),
-          row.get(1),
-          Boolean.TRUE.equals(row.get(2)) ? "does not fit in" : "would change as",
-          type);
+          column,
+          value.value(),
+          value.fits() ? "would change as" : "does not fit in",
+          value.check().type());
     }
   }
 

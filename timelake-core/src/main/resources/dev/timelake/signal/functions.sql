@@ -225,47 +225,40 @@ CREATE OR REPLACE MACRO __timelake_times(t) AS
   list_sort(list(epoch_us(t)) FILTER (WHERE t IS NOT NULL))
 ;
 
+-- The gap state of a group's times for a threshold in seconds, checked in the name of fn.
+CREATE OR REPLACE MACRO __timelake_gaps(fn, t, seconds) AS
+  __timelake_gap_state_of(__timelake_times(t), __timelake_threshold(fn, seconds))
+;
+
 CREATE OR REPLACE MACRO gap_state(
-    t TIMESTAMPTZ, threshold DOUBLE)
-    AS __timelake_gap_state_of(__timelake_times(t), __timelake_threshold('gap_state', threshold)),
-  (t TIMESTAMPTZ, threshold INTERVAL)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_state', epoch(threshold))),
+    t TIMESTAMPTZ, threshold DOUBLE) AS __timelake_gaps('gap_state', t, threshold),
+  (t TIMESTAMPTZ, threshold INTERVAL) AS __timelake_gaps('gap_state', t, epoch(threshold)),
   (t TIMESTAMPTZ, threshold VARCHAR)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_state', __timelake_interval_seconds('gap_state', threshold))),
+    AS __timelake_gaps('gap_state', t, __timelake_interval_seconds('gap_state', threshold)),
   (s STRUCT(first_time TIMESTAMPTZ, last_time TIMESTAMPTZ, threshold_seconds DOUBLE,
       gap_count BIGINT, gap_seconds DOUBLE))
     AS __timelake_gap_merge(list_sort(list(s) FILTER (WHERE s IS NOT NULL)))
 ;
 
 CREATE OR REPLACE MACRO gap_count(
-    t TIMESTAMPTZ, threshold DOUBLE)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_count', threshold)).gap_count,
+    t TIMESTAMPTZ, threshold DOUBLE) AS __timelake_gaps('gap_count', t, threshold).gap_count,
   (t TIMESTAMPTZ, threshold INTERVAL)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_count', epoch(threshold))).gap_count,
+    AS __timelake_gaps('gap_count', t, epoch(threshold)).gap_count,
   (t TIMESTAMPTZ, threshold VARCHAR)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_count',
-        __timelake_interval_seconds('gap_count', threshold))).gap_count,
+    AS __timelake_gaps('gap_count', t,
+      __timelake_interval_seconds('gap_count', threshold)).gap_count,
   (s STRUCT(first_time TIMESTAMPTZ, last_time TIMESTAMPTZ, threshold_seconds DOUBLE,
       gap_count BIGINT, gap_seconds DOUBLE))
     AS gap_state(s).gap_count
 ;
 
 CREATE OR REPLACE MACRO gap_seconds(
-    t TIMESTAMPTZ, threshold DOUBLE)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_seconds', threshold)).gap_seconds,
+    t TIMESTAMPTZ, threshold DOUBLE) AS __timelake_gaps('gap_seconds', t, threshold).gap_seconds,
   (t TIMESTAMPTZ, threshold INTERVAL)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_seconds', epoch(threshold))).gap_seconds,
+    AS __timelake_gaps('gap_seconds', t, epoch(threshold)).gap_seconds,
   (t TIMESTAMPTZ, threshold VARCHAR)
-    AS __timelake_gap_state_of(__timelake_times(t),
-      __timelake_threshold('gap_seconds',
-        __timelake_interval_seconds('gap_seconds', threshold))).gap_seconds,
+    AS __timelake_gaps('gap_seconds', t,
+      __timelake_interval_seconds('gap_seconds', threshold)).gap_seconds,
   (s STRUCT(first_time TIMESTAMPTZ, last_time TIMESTAMPTZ, threshold_seconds DOUBLE,
       gap_count BIGINT, gap_seconds DOUBLE))
     AS gap_state(s).gap_seconds

@@ -3,17 +3,15 @@ package dev.timelake.rollup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.timelake.Append;
-import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
+import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
-import dev.timelake.TableDefinition;
 import dev.timelake.TestRandom;
+import dev.timelake.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,16 +36,7 @@ class M4RollupTest {
   static void loadReadingsAndCreateTheRollup() {
     random = TestRandom.create();
     lake = Lake.open(warehouse);
-    Table raw =
-        lake.createTable(
-            TableDefinition.builder("m.r")
-                .column("tag", ColumnType.VARCHAR)
-                .column("time", ColumnType.TIMESTAMPTZ)
-                .column("value", ColumnType.DOUBLE)
-                .timeColumn("time")
-                .seriesKey("tag")
-                .option("auto-maintain", "false")
-                .build());
+    Table raw = lake.createTable(TestTables.tagReadings("m.r").build());
     for (int batch = 0; batch < 2; batch++) {
       Append append = raw.refresh().newAppend();
       for (String tag : List.of("a", "b", "c")) {
@@ -94,24 +83,9 @@ class M4RollupTest {
         "SELECT m4(time, value) AS p, max(value) AS top FROM m.r"
       })
   void answersM4FromStoredPointsAsTheRawTableDoes(String query) {
-    List<String> routed = rows(query, true);
-    List<String> raw = rows(query, false);
-    assertThat(routed).as(query + " " + random).isEqualTo(raw);
-    session.set("rollup-routing", "true");
-    try (QueryResult result = session.sql(query)) {
-      assertThat(result.isRouted()).as(String.join("\n", result.explanation())).isTrue();
-    }
-  }
-
-  private static List<String> rows(String query, boolean routing) {
-    session.set("rollup-routing", String.valueOf(routing));
-    try (QueryResult result = session.sql(query)) {
-      List<String> rows = new ArrayList<>();
-      for (List<Object> row : result.rows()) {
-        rows.add(row.toString());
-      }
-      rows.sort(Comparator.naturalOrder());
-      return rows;
-    }
+    RoutedAnswer routed = RoutedAnswer.of(session, query, true);
+    SameAnswers.assertSameRowsInAnyOrder(
+        routed.rows(), RoutedAnswer.of(session, query, false).rows(), query + " " + random);
+    assertThat(routed.routed()).as(String.join("\n", routed.explanation())).isTrue();
   }
 }

@@ -10,6 +10,7 @@ import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
+import dev.timelake.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -35,16 +36,7 @@ class RoutingEdgeCasesTest {
   @BeforeAll
   static void createTablesAndRollups() {
     lake = Lake.open(warehouse);
-    Table raw =
-        lake.createTable(
-            TableDefinition.builder("e.r")
-                .column("tag", ColumnType.VARCHAR)
-                .column("time", ColumnType.TIMESTAMPTZ)
-                .column("value", ColumnType.DOUBLE)
-                .timeColumn("time")
-                .seriesKey("tag")
-                .option("auto-maintain", "false")
-                .build());
+    Table raw = lake.createTable(TestTables.tagReadings("e.r").build());
     var append = raw.newAppend();
     for (int i = 0; i < 3 * 24 * 12; i++) {
       append.row("t" + (i % 3), T0.plusSeconds(i * 300L + i % 3), (double) (i * 7 % 101));

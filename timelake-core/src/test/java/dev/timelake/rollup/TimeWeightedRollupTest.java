@@ -3,14 +3,13 @@ package dev.timelake.rollup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.timelake.Append;
-import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
-import dev.timelake.TableDefinition;
 import dev.timelake.TestRandom;
+import dev.timelake.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -38,16 +37,7 @@ class TimeWeightedRollupTest {
   static void loadReadingsAndCreateTheRollup() {
     random = TestRandom.create();
     lake = Lake.open(warehouse);
-    Table raw =
-        lake.createTable(
-            TableDefinition.builder("w.r")
-                .column("tag", ColumnType.VARCHAR)
-                .column("time", ColumnType.TIMESTAMPTZ)
-                .column("value", ColumnType.DOUBLE)
-                .timeColumn("time")
-                .seriesKey("tag")
-                .option("auto-maintain", "false")
-                .build());
+    Table raw = lake.createTable(TestTables.tagReadings("w.r").build());
     for (int batch = 0; batch < 2; batch++) {
       Append append = raw.refresh().newAppend();
       for (String tag : List.of("a", "b")) {
@@ -89,8 +79,8 @@ class TimeWeightedRollupTest {
             + " value) AS state FROM w.r GROUP BY ALL"
       })
   void answersFromStoredStatesAsTheRawTableDoes(String query) {
-    Answer routed = answer(query, true);
-    Answer raw = answer(query, false);
+    RoutedAnswer routed = answer(query, true);
+    RoutedAnswer raw = answer(query, false);
     SameAnswers.assertSameRowsInAnyOrder(routed.rows(), raw.rows(), query + " " + random);
     assertThat(routed.routed()).as(String.join("\n", routed.explanation())).isTrue();
   }
@@ -101,7 +91,7 @@ class TimeWeightedRollupTest {
         "SELECT tag, time_weighted_mean(time, value) AS twa, integral(time, value) AS area FROM"
             + " w.r WHERE time >= TIMESTAMPTZ '2026-06-01 00:10:30+00' AND time < TIMESTAMPTZ"
             + " '2026-06-01 02:49:10+00' GROUP BY tag";
-    Answer routed = answer(query, true);
+    RoutedAnswer routed = answer(query, true);
     assertThat(routed.routed()).isFalse();
     assertThat(String.join("\n", routed.explanation()))
         .contains("over a range without a bucket is computed from raw data");
@@ -113,7 +103,7 @@ class TimeWeightedRollupTest {
     String query =
         "SELECT tag, time_bucket(INTERVAL '30 minutes', time) AS b, time_weighted_state(time,"
             + " value).linear_sum AS area FROM w.r GROUP BY ALL";
-    Answer routed = answer(query, true);
+    RoutedAnswer routed = answer(query, true);
     assertThat(routed.routed()).isFalse();
     SameAnswers.assertSameRowsInAnyOrder(routed.rows(), answer(query, false).rows(), query);
   }
@@ -123,18 +113,12 @@ class TimeWeightedRollupTest {
     String query =
         "SELECT time_bucket(INTERVAL '1 hour', time) AS b, time_weighted_mean(time, value) FROM w.r"
             + " GROUP BY ALL";
-    Answer routed = answer(query, true);
+    RoutedAnswer routed = answer(query, true);
     assertThat(routed.routed()).isFalse();
     SameAnswers.assertSameRowsInAnyOrder(routed.rows(), answer(query, false).rows(), query);
   }
 
-  private record Answer(List<List<Object>> rows, boolean routed, List<String> explanation) {}
-
-  private static Answer answer(String query, boolean routing) {
-    session.set("rollup-routing", String.valueOf(routing));
-    try (QueryResult result = session.sql(query)) {
-      List<List<Object>> rows = result.rows();
-      return new Answer(rows, result.isRouted(), result.explanation());
-    }
+  private static RoutedAnswer answer(String query, boolean routing) {
+    return RoutedAnswer.of(session, query, routing);
   }
 }

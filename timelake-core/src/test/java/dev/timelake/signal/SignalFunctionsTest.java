@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.Append;
-import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryFailedException;
 import dev.timelake.Session;
 import dev.timelake.Table;
-import dev.timelake.TableDefinition;
 import dev.timelake.TestRandom;
+import dev.timelake.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,16 +58,7 @@ class SignalFunctionsTest {
   static void loadRandomSeriesWithCopies() {
     random = TestRandom.create();
     lake = Lake.open(warehouse);
-    Table table =
-        lake.createTable(
-            TableDefinition.builder(TABLE)
-                .column("tag", ColumnType.VARCHAR)
-                .column("time", ColumnType.TIMESTAMPTZ)
-                .column("value", ColumnType.DOUBLE)
-                .timeColumn("time")
-                .seriesKey("tag")
-                .option("auto-maintain", "false")
-                .build());
+    Table table = lake.createTable(TestTables.tagReadings(TABLE).build());
     table.newAppend().row("single", T0.plusSeconds(4000), 7.5).commit();
     table
         .newAppend()
