@@ -75,7 +75,7 @@ class RollupApiTest {
           .hasMessage(
               "Cannot create rollup iot.r_1h: aggregate median(value) is not supported (allowed:"
                   + " count(*), count(x), sum, min, max, avg, first_value and last_value ordered"
-                  + " by time, m4(time, x) and time_weighted_state(time, x))");
+                  + " by time, m4(time, x), time_weighted_state, time_weighted_mean and integral(time, x), gap_state, gap_count and gap_seconds(time, threshold), percentile_sketch(x) and approx_percentile(x, q))");
       assertThat(lake.findTable(TableName.parse("iot.r_1h"))).isEmpty();
       assertThatThrownBy(() -> lake.rollup(TableName.parse("iot.r_1h")))
           .isInstanceOf(NotFoundException.class)

@@ -151,6 +151,19 @@ final class BenchmarkQueries {
             + RANGE
             + " GROUP BY tag");
     add(
+        "twa-range-fn",
+        "per tag over the whole range, no bucket: time_weighted_mean(time, value)",
+        "SELECT tag, time_weighted_mean(time, value) AS twa FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag");
+    add(
+        "p99-daily-fn",
+        "per tag and day: approx_percentile(value, 0.99)",
+        "SELECT tag, {bucket:1 day} AS day, approx_percentile(value, 0.99) AS p99 FROM"
+            + " {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, day");
+    add(
         "m4-hourly-fn",
         "per tag and hour: m4(time, value)",
         "SELECT tag, {bucket:1 hour} AS hour, m4(time, value) AS points FROM {readings} WHERE "

@@ -43,7 +43,8 @@ final class LakeOperations {
    * of an hourly rollup holds hundreds of readings a row, well above the 32 states pay from).
    */
   private static final String SIGNALS =
-      ", m4(time, value) AS points, time_weighted_state(time, value) AS tw";
+      ", m4(time, value) AS points, time_weighted_state(time, value) AS tw, gap_count(time, 300),"
+          + " percentile_sketch(value) AS sketch";
 
   private static final String APPEND = "hourly append (one more hour)";
 
@@ -87,8 +88,8 @@ final class LakeOperations {
             () -> create(DAILY_ROLLUP, "1 day", ""));
     OperationFigure hourly =
         timed(
-            "create hourly rollup (with first and last, m4 points and time-weighted states; from"
-                + " raw data, the 1-minute rollup lacks the states)",
+            "create hourly rollup (with first and last, m4 points, time-weighted, gap and"
+                + " percentile states; from raw data, the 1-minute rollup lacks the states)",
             () -> create(HOURLY_ROLLUP, "1 hour", FIRST_AND_LAST + SIGNALS));
     figures.add(dailyWithMinute);
     figures.add(hourly);

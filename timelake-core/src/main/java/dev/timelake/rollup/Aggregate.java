@@ -54,6 +54,22 @@ public interface Aggregate {
       AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge);
 
   /**
+   * The call a rollup stores for {@code call} in a definition: the call itself, or the state that
+   * answers it and its siblings (a gap state for {@code gap_count} and {@code gap_seconds}).
+   */
+  default AggregateCall storedCall(AggregateCall call) {
+    return call;
+  }
+
+  /**
+   * The output name of {@code call} when a definition gives none, before it is made a plain name
+   * ({@code avg_value}, {@code integral:linear(value)} becomes {@code integral_linear_value}).
+   */
+  default String defaultName(AggregateCall call) {
+    return call.column().map(c -> call.function() + "_" + c).orElse(call.function());
+  }
+
+  /**
    * An aggregate a rollup must also store so that {@code call} can be merged into coarser buckets
    * (avg needs a count of its column), given the calls it already stores; empty when none is
    * needed.

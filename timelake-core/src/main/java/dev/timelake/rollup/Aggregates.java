@@ -30,7 +30,12 @@ public final class Aggregates {
           new M4Aggregate(),
           TimeWeightedAggregate.state(),
           TimeWeightedAggregate.mean(),
-          TimeWeightedAggregate.integral()
+          TimeWeightedAggregate.integral(),
+          GapAggregate.state(),
+          GapAggregate.count(),
+          GapAggregate.seconds(),
+          PercentileAggregate.sketch(),
+          PercentileAggregate.percentile()
         }) {
       BY_NAME.put(aggregate.name(), aggregate);
     }
@@ -66,9 +71,11 @@ public final class Aggregates {
         + time
         + ", m4("
         + time
-        + ", x) and time_weighted_state("
+        + ", x), time_weighted_state, time_weighted_mean and integral("
         + time
-        + ", x)";
+        + ", x), gap_state, gap_count and gap_seconds("
+        + time
+        + ", threshold), percentile_sketch(x) and approx_percentile(x, q)";
   }
 
   /**

@@ -86,8 +86,12 @@ public final class RollupDefinitions {
         addOutput(name, outputs, bucketColumn, "the bucket");
       } else if (expression instanceof net.sf.jsqlparser.expression.Function function) {
         StoredAggregate aggregate = aggregate(name, raw, function, alias);
-        addOutput(name, outputs, aggregate.name(), function.toString());
-        aggregates.add(aggregate);
+        boolean stored = aggregates.stream().anyMatch(a -> a.call().equals(aggregate.call()));
+        if (alias != null || !stored) {
+          // gap_count and gap_seconds at one threshold share their unnamed state.
+          addOutput(name, outputs, aggregate.name(), function.toString());
+          aggregates.add(aggregate);
+        }
       } else {
         throw rejected(
             name,
@@ -207,12 +211,18 @@ public final class RollupDefinitions {
     } catch (UnsupportedPart e) {
       throw rejected(name, "%s", e.getMessage());
     }
-    return new StoredAggregate(alias == null ? defaultName(call) : alias, call);
+    AggregateCall stored = Aggregates.of(call).storedCall(call);
+    return new StoredAggregate(alias == null ? defaultName(call) : alias, stored);
   }
 
-  /** {@code avg_value}, {@code count}, {@code count_value}. */
-  private static String defaultName(AggregateCall call) {
-    return call.column().map(c -> call.function() + "_" + c).orElse(call.function());
+  /**
+   * {@code avg_value}, {@code count}, {@code integral_linear_value}, {@code gap_count_300s}: the
+   * aggregate's default name with every character other than a letter, digit or underscore replaced
+   * by one underscore.
+   */
+  static String defaultName(AggregateCall call) {
+    String spelled = Aggregates.of(call).defaultName(call).toLowerCase(Locale.ROOT);
+    return spelled.replaceAll("[^a-z0-9_]+", "_").replaceAll("_+$", "");
   }
 
   /** Adds what each aggregate needs to merge (a count for an average), named after the default. */

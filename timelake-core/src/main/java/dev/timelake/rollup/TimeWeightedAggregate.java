@@ -19,7 +19,7 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
  * it. Their state is the time-weighted state, merged along time by {@code time_weighted_state(s)};
  * states of different series overlap, so they never merge across series.
  */
-final class TimeWeightedAggregate implements Aggregate {
+final class TimeWeightedAggregate extends StateAggregate {
   static final String STATE_FUNCTION = "time_weighted_state";
 
   static final ColumnType STATE =
@@ -41,10 +41,10 @@ final class TimeWeightedAggregate implements Aggregate {
 
   private static final List<String> METHODS = List.of("linear", "forward_fill");
 
-  private final String name;
+  private static final String DEFAULT_UNIT = "1 second";
 
   private TimeWeightedAggregate(String name) {
-    this.name = name;
+    super(name);
   }
 
   static TimeWeightedAggregate state() {
@@ -60,15 +60,10 @@ final class TimeWeightedAggregate implements Aggregate {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public AggregateCall parse(Function function, TableContract raw) {
     ExpressionList<?> parameters = function.getParameters();
     String time = raw.timeColumn().orElse("time");
-    int most = name.equals("integral") ? 4 : name.equals(STATE_FUNCTION) ? 2 : 3;
+    int most = name().equals("integral") ? 4 : name().equals(STATE_FUNCTION) ? 2 : 3;
     if (function.isDistinct()
         || function.getOrderByElements() != null
         || parameters == null
@@ -82,7 +77,7 @@ final class TimeWeightedAggregate implements Aggregate {
           "aggregate "
               + function
               + " must be "
-              + name
+              + name()
               + "("
               + time
               + ", column…) of "
@@ -96,7 +91,7 @@ final class TimeWeightedAggregate implements Aggregate {
             function);
     if (!ColumnAggregate.NUMERIC.contains(column.type().kind())) {
       throw new UnsupportedPart(
-          name
+          name()
               + " of column '"
               + column.name()
               + "' of type "
@@ -111,37 +106,37 @@ final class TimeWeightedAggregate implements Aggregate {
       }
       literals.add(text.getValue());
     }
-    return new AggregateCall(name, Optional.of(column.name()), canonical(literals, function));
+    return new AggregateCall(name(), Optional.of(column.name()), canonical(literals, function));
   }
 
   /** The method, and for integral the unit: {@code [linear]}, {@code [linear, 1 second]}. */
   private List<String> canonical(List<String> literals, Function function) {
-    if (name.equals(STATE_FUNCTION)) {
+    if (name().equals(STATE_FUNCTION)) {
       return List.of();
     }
     String method = "linear";
-    String unit = "1 second";
+    String unit = DEFAULT_UNIT;
     for (String literal : literals) {
       if (METHODS.contains(literal)) {
         method = literal;
-      } else if (name.equals("integral")) {
+      } else if (name().equals("integral")) {
         unit = literal;
       } else {
         throw new UnsupportedPart(
             "the method of " + function + " must be 'linear' or 'forward_fill'");
       }
     }
-    return name.equals("integral") ? List.of(method, unit) : List.of(method);
+    return name().equals("integral") ? List.of(method, unit) : List.of(method);
   }
 
   @Override
   public ColumnType storedType(AggregateCall call, TableContract raw) {
-    return name.equals(STATE_FUNCTION) ? STATE : ColumnType.DOUBLE;
+    return name().equals(STATE_FUNCTION) ? STATE : ColumnType.DOUBLE;
   }
 
   @Override
   public String resultType(AggregateCall call, TableContract raw) {
-    return name.equals(STATE_FUNCTION) ? STATE.sql() : "DOUBLE";
+    return name().equals(STATE_FUNCTION) ? STATE.sql() : "DOUBLE";
   }
 
   @Override
@@ -150,7 +145,7 @@ final class TimeWeightedAggregate implements Aggregate {
     arguments.add(rows.time());
     arguments.add(rows.column(call.requireColumn()));
     call.arguments().forEach(argument -> arguments.add(new StringValue(argument)));
-    return SyntaxTrees.call(name, arguments.toArray(Expression[]::new));
+    return SyntaxTrees.call(name(), arguments.toArray(Expression[]::new));
   }
 
   @Override
@@ -166,7 +161,7 @@ final class TimeWeightedAggregate implements Aggregate {
 
   @Override
   public Expression finalOf(AggregateCall call, List<Expression> state) {
-    return switch (name) {
+    return switch (name()) {
       case "time_weighted_mean" ->
           SyntaxTrees.call(
               "__timelake_tw_mean", state.get(0), new StringValue(call.arguments().get(0)));
@@ -183,26 +178,27 @@ final class TimeWeightedAggregate implements Aggregate {
     };
   }
 
+  /** {@code time_weighted_mean:linear(value)}, {@code integral:linear:1 hour(value)}. */
   @Override
-  public Optional<StoredForm> storedForm(
-      AggregateCall call, List<StoredAggregate> stored, TableContract raw, SeriesMerge merge) {
-    Optional<StoredAggregate> state =
-        ColumnAggregate.find(stored, AggregateCall.of(STATE_FUNCTION, call.requireColumn()));
-    if (state.isPresent()) {
-      StoredAggregate s = state.get();
-      if (merge == SeriesMerge.ACROSS) {
-        // Only as stored: one stored row per output row, never states of several series.
-        return Optional.of(
-            StoredForm.asStoredOnly(List.of(s), row -> finalOf(call, List.of(row.column(s)))));
+  public String defaultName(AggregateCall call) {
+    List<String> spelled = new ArrayList<>();
+    spelled.add(name());
+    for (String argument : call.arguments()) {
+      if (!argument.equals(DEFAULT_UNIT)) {
+        spelled.add(argument);
       }
-      return Optional.of(
-          StoredForm.mergeable(
-              List.of(s),
-              row -> List.of(row.column(s)),
-              row -> finalOf(call, List.of(row.column(s)))));
     }
-    return ColumnAggregate.find(stored, call)
-        .map(s -> StoredForm.asStoredOnly(List.of(s), row -> row.column(s)));
+    return String.join(":", spelled) + "(" + call.requireColumn() + ")";
+  }
+
+  @Override
+  AggregateCall stateCall(AggregateCall call) {
+    return AggregateCall.of(STATE_FUNCTION, call.requireColumn());
+  }
+
+  @Override
+  boolean mergesAcrossSeries() {
+    return false;
   }
 
   @Override

@@ -155,14 +155,6 @@ public final class RoutePlanner {
       if (form.isEmpty()) {
         return Optional.of("stores nothing " + call + " can be computed from");
       }
-      if (shape.grid().isEmpty() && aggregate.mergesAlongTimeOnly()) {
-        // A range's parts (rollup buckets, raw edges, changed buckets) interleave in time, and
-        // these states merge only in time order, piece by piece: not built yet.
-        return Optional.of(
-            call
-                + " over a range without a bucket is computed from raw data (its states merge"
-                + " only in time order)");
-      }
       if (!form.get().isMergeable() && !readsAsStored(shape, candidate)) {
         return Optional.of(
             "stores "

@@ -42,16 +42,36 @@ public final class RouteRenderer {
 
   private static final String PARTS = "__tl_parts";
 
+  /** The bucket a piece of a range without a bucket covers, when states merge along time only. */
+  private static final String PIECE = "__tl_piece";
+
   private final RoutePlan plan;
   private final TableContract raw;
   private final RenderSpec spec;
   private final List<AggregateCall> aggregates;
+
+  /**
+   * The grid the raw part of a range without a bucket is cut into when some state merges only along
+   * time (time-weighted and gap states): each piece then covers a stretch of time no other part's
+   * state overlaps, and rollup rows are states of their own buckets, not merged per key. Empty
+   * otherwise. The finest grid of the plan's rollups: no rollup bucket lies inside one of its
+   * buckets, so a raw piece never spans a rollup bucket.
+   */
+  private final Optional<BucketGrid> pieces;
 
   private RouteRenderer(RoutePlan plan, TableContract raw, RenderSpec spec) {
     this.plan = plan;
     this.raw = raw;
     this.spec = spec;
     this.aggregates = plan.shape().aggregates();
+    boolean alongTime =
+        aggregates.stream().anyMatch(call -> Aggregates.of(call).mergesAlongTimeOnly());
+    this.pieces =
+        plan.merged() && alongTime
+            ? plan.parts().stream()
+                .map(part -> part.rollup().grid())
+                .min(java.util.Comparator.comparingLong(BucketGrid::widthMicros))
+            : Optional.empty();
   }
 
   /** The output column of aggregate {@code index} of the shape. */
@@ -103,7 +123,8 @@ public final class RouteRenderer {
     PlainSelect select = new PlainSelect();
     select.setFromItem(SyntaxTrees.table(name.namespace(), name.name(), spec.alias()));
     addKeys(select);
-    boolean grouped = !part.asStored();
+    pieces.ifPresent(grid -> select.addSelectItems(SyntaxTrees.item(row.bucket(), PIECE)));
+    boolean grouped = !part.asStored() && pieces.isEmpty();
     plan.shape()
         .grid()
         .ifPresent(
@@ -115,7 +136,9 @@ public final class RouteRenderer {
       AggregateCall call = aggregates.get(i);
       Aggregate aggregate = Aggregates.of(call);
       StoredForm form = part.forms().get(i);
-      if (plan.merged()) {
+      if (pieces.isPresent()) {
+        addStates(select, i, form.stateOf(row));
+      } else if (plan.merged()) {
         addStates(select, i, aggregate.merge(call, raw, form.stateOf(row)));
       } else if (part.asStored()) {
         select.addSelectItems(item(form.asStored().apply(row), call, i));
@@ -139,6 +162,8 @@ public final class RouteRenderer {
     PlainSelect select = new PlainSelect();
     select.setFromItem(SyntaxTrees.table(name.namespace(), name.name(), spec.alias()));
     addKeys(select);
+    pieces.ifPresent(
+        grid -> select.addSelectItems(SyntaxTrees.item(bucketOf(timeMicros, grid), PIECE)));
     plan.shape()
         .grid()
         .ifPresent(
@@ -209,7 +234,10 @@ public final class RouteRenderer {
   }
 
   private void groupByKeysAndBucket(PlainSelect select) {
-    int groups = plan.shape().keys().size() + (plan.shape().grid().isPresent() ? 1 : 0);
+    int groups =
+        plan.shape().keys().size()
+            + (plan.shape().grid().isPresent() ? 1 : 0)
+            + (pieces.isPresent() ? 1 : 0);
     if (groups > 0) {
       groupBy(select, groups);
     }

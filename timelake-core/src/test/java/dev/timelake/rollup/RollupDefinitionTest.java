@@ -140,7 +140,7 @@ class RollupDefinitionTest {
         "SELECT device, time_bucket(INTERVAL '1 hour', time) AS bucket, median(value) FROM iot.raw"
             + " GROUP BY device, bucket",
         "aggregate median(value) is not supported (allowed: count(*), count(x), sum, min, max, avg,"
-            + " first_value and last_value ordered by time, m4(time, x) and time_weighted_state(time, x))");
+            + " first_value and last_value ordered by time, m4(time, x), time_weighted_state, time_weighted_mean and integral(time, x), gap_state, gap_count and gap_seconds(time, threshold), percentile_sketch(x) and approx_percentile(x, q))");
   }
 
   @Test
