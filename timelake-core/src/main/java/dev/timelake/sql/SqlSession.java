@@ -9,6 +9,7 @@ import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
 import dev.timelake.catalog.PinnedTables;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
@@ -17,6 +18,7 @@ import dev.timelake.engine.StatementParser;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.read.QueryRewriter;
+import dev.timelake.read.ScanPlanner;
 import dev.timelake.rollup.RollupStatement;
 import dev.timelake.route.RollupRouter;
 import dev.timelake.route.RoutePlan;
@@ -40,6 +42,7 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.show.ShowTablesStatement;
 import net.sf.jsqlparser.statement.upsert.Upsert;
@@ -57,6 +60,7 @@ public final class SqlSession implements AutoCloseable {
   private final FallbackViews fallback;
   private final RollupStatements rollups;
   private Clock clock = Clock.systemUTC();
+  private long newestFirstRuns;
 
   public SqlSession(LakeCatalog catalog) {
     this.catalog = catalog;
@@ -125,6 +129,14 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
+    Optional<NewestFirst> newest =
+        NewestFirst.of(statement, catalog::load, connection.aggregateFunctions());
+    if (newest.isPresent()) {
+      Optional<StatementOutcome> outcome = newestFirst(newest.get(), text);
+      if (outcome.isPresent()) {
+        return outcome.get();
+      }
+    }
     PlannedStatement planned;
     try {
       planned = plan(statement);
@@ -135,6 +147,50 @@ public final class SqlSession implements AutoCloseable {
     List<String> explanation = new ArrayList<>(planned.explanation());
     explanation.add("DuckDB SQL: " + planned.sql());
     return StatementOutcome.rows(StatementKind.QUERY, result, planned.routes(), explanation);
+  }
+
+  /**
+   * Runs a newest-first query bounded to ever older files until a run returns all its rows, each
+   * run's rows kept in a temporary table so that they are counted without running it twice; empty
+   * when no bound gives them all (the query then runs as written).
+   */
+  private Optional<StatementOutcome> newestFirst(NewestFirst newest, String text) {
+    PinnedTable pinned = new PinnedTables(catalog).require(newest.table());
+    for (long bound : newest.bounds(ScanPlanner.liveFiles(pinned))) {
+      PlainSelect bounded;
+      try {
+        bounded = (PlainSelect) StatementParser.parse(text);
+      } catch (JSQLParserException e) {
+        return Optional.empty();
+      }
+      newest.bound(bounded, bound);
+      PlannedStatement planned = plan(bounded);
+      String rows = SqlText.identifier("__tl_newest_first_" + newestFirstRuns++);
+      try {
+        connection.execute("CREATE TEMPORARY TABLE " + rows + " AS " + planned.sql());
+      } catch (TimelakeException e) {
+        // E.g. two output columns of one name, which a table cannot hold: run it as written.
+        return Optional.empty();
+      }
+      try {
+        long found = ((Number) connection.scalar("SELECT count(*) FROM " + rows)).longValue();
+        if (found == newest.limit()) {
+          List<String> explanation = new ArrayList<>(planned.explanation());
+          explanation.add(newest.describe(bound, found));
+          explanation.add("DuckDB SQL: " + planned.sql());
+          // DuckDB's JDBC results are materialized, so the table may go before they are read.
+          return Optional.of(
+              StatementOutcome.rows(
+                  StatementKind.QUERY,
+                  connection.query("SELECT * FROM " + rows),
+                  planned.routes(),
+                  explanation));
+        }
+      } finally {
+        connection.execute("DROP TABLE IF EXISTS " + rows);
+      }
+    }
+    return Optional.empty();
   }
 
   /** A statement ready for DuckDB: its SQL, how its SELECTs were routed, and what was done. */
@@ -319,9 +375,19 @@ public final class SqlSession implements AutoCloseable {
       // Also DuckDB's SUMMARIZE, which the parser reads as an EXPLAIN of a table.
       return runWithFallbackViews(text);
     }
+    // Before planning, which replaces the table nodes by their reads.
+    Optional<NewestFirst> newest =
+        NewestFirst.of(select, catalog::load, connection.aggregateFunctions());
     PlannedStatement planned = plan(select);
     List<List<String>> rows = new ArrayList<>();
     planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));
+    newest.ifPresent(
+        shape ->
+            rows.add(
+                List.of(
+                    "timelake",
+                    shape.explain(
+                        ScanPlanner.liveFiles(new PinnedTables(catalog).require(shape.table()))))));
     rows.add(List.of("duckdb sql", planned.sql()));
     for (List<Object> row : connection.rows("EXPLAIN " + planned.sql())) {
       rows.add(List.of("duckdb plan", String.valueOf(row.get(row.size() - 1))));
