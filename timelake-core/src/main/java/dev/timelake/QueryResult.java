@@ -138,7 +138,13 @@ public final class QueryResult implements AutoCloseable {
     return outcome.explanation();
   }
 
-  private ResultSet resultSet() {
+  /**
+   * The rows as a JDBC result set (DuckDB's, with its SQL types and metadata), for drivers that
+   * hand them on; valid until this result is closed.
+   *
+   * @throws IllegalStateException when the statement returned no rows
+   */
+  public ResultSet resultSet() {
     return outcome
         .resultSet()
         .orElseThrow(() -> new IllegalStateException("The statement returned no rows"));

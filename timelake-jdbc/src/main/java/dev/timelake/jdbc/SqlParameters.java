@@ -1,0 +1,182 @@
+package dev.timelake.jdbc;
+
+import dev.timelake.engine.SqlText;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Parameters of a prepared statement as SQL literals, through the project's one quoting helper: the
+ * {@code ?} placeholders (outside string literals, quoted identifiers and comments) are found once,
+ * and each execution places the literals of its values there. Timelake plans every statement from
+ * its text, so parameters become literals rather than bound values.
+ */
+final class SqlParameters {
+  private final List<String> pieces;
+
+  private SqlParameters(List<String> pieces) {
+    this.pieces = pieces;
+  }
+
+  /** The placeholders of {@code sql}. */
+  static SqlParameters of(String sql) {
+    List<String> pieces = new ArrayList<>();
+    StringBuilder piece = new StringBuilder();
+    int i = 0;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      if (c == '\'' || c == '"') {
+        int end = closing(sql, i, c);
+        piece.append(sql, i, end);
+        i = end;
+      } else if (c == '-' && sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        end = end < 0 ? sql.length() : end;
+        piece.append(sql, i, end);
+        i = end;
+      } else if (c == '/' && sql.startsWith("/*", i)) {
+        int end = sql.indexOf("*/", i + 2);
+        end = end < 0 ? sql.length() : end + 2;
+        piece.append(sql, i, end);
+        i = end;
+      } else if (c == '?') {
+        pieces.add(piece.toString());
+        piece.setLength(0);
+        i++;
+      } else {
+        piece.append(c);
+        i++;
+      }
+    }
+    pieces.add(piece.toString());
+    return new SqlParameters(pieces);
+  }
+
+  /** The index just past the quote that closes the one at {@code start} (doubled quotes escape). */
+  private static int closing(String sql, int start, char quote) {
+    int i = start + 1;
+    while (i < sql.length()) {
+      if (sql.charAt(i) == quote) {
+        if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
+          i += 2;
+          continue;
+        }
+        return i + 1;
+      }
+      i++;
+    }
+    return sql.length();
+  }
+
+  /** How many placeholders there are. */
+  int count() {
+    return pieces.size() - 1;
+  }
+
+  /**
+   * The statement with {@code literals} (by parameter number, from 1) in place of the placeholders.
+   *
+   * @throws SQLException naming the first parameter that is not set
+   */
+  String render(Map<Integer, String> literals) throws SQLException {
+    StringBuilder sql = new StringBuilder(pieces.get(0));
+    for (int p = 1; p < pieces.size(); p++) {
+      String literal = literals.get(p);
+      if (literal == null) {
+        throw new SQLException(
+            "Parameter " + p + " of " + count() + " is not set (call a set method for it)",
+            "07001");
+      }
+      sql.append(literal).append(pieces.get(p));
+    }
+    return sql.toString();
+  }
+
+  /** The SQL literal of a parameter value; {@code NULL} for null. */
+  static String literal(Object value) throws SQLException {
+    if (value == null) {
+      return "NULL";
+    }
+    if (value instanceof String text) {
+      return SqlText.literal(text);
+    }
+    if (value instanceof Boolean flag) {
+      return flag ? "TRUE" : "FALSE";
+    }
+    if (value instanceof Byte || value instanceof Short || value instanceof Integer) {
+      return value.toString();
+    }
+    if (value instanceof Long || value instanceof BigInteger) {
+      return value.toString();
+    }
+    if (value instanceof BigDecimal decimal) {
+      return decimal.toPlainString();
+    }
+    if (value instanceof Float f) {
+      return floating(f.doubleValue(), "FLOAT");
+    }
+    if (value instanceof Double d) {
+      return floating(d, "DOUBLE");
+    }
+    if (value instanceof java.sql.Timestamp timestamp) {
+      return typed("TIMESTAMP", timestamp.toLocalDateTime().toString());
+    }
+    if (value instanceof java.sql.Date date) {
+      return typed("DATE", date.toLocalDate().toString());
+    }
+    if (value instanceof java.sql.Time time) {
+      return typed("TIME", time.toLocalTime().toString());
+    }
+    if (value instanceof Instant instant) {
+      return typed("TIMESTAMPTZ", OffsetDateTime.ofInstant(instant, ZoneOffset.UTC).toString());
+    }
+    if (value instanceof OffsetDateTime time) {
+      return typed("TIMESTAMPTZ", time.toString());
+    }
+    if (value instanceof ZonedDateTime time) {
+      return typed("TIMESTAMPTZ", time.toOffsetDateTime().toString());
+    }
+    if (value instanceof LocalDateTime time) {
+      return typed("TIMESTAMP", time.toString());
+    }
+    if (value instanceof LocalDate date) {
+      return typed("DATE", date.toString());
+    }
+    if (value instanceof LocalTime time) {
+      return typed("TIME", time.toString());
+    }
+    if (value instanceof UUID uuid) {
+      return typed("UUID", uuid.toString());
+    }
+    throw new SQLFeatureNotSupportedException(
+        "Parameters of type "
+            + value.getClass().getName()
+            + " are not supported (strings, numbers, booleans, dates, times, timestamps, UUIDs"
+            + " and null are)");
+  }
+
+  /** Typed, so that 0.1 is the double the caller holds, not a DECIMAL. */
+  private static String floating(double value, String type) {
+    String text =
+        Double.isFinite(value)
+            ? Double.toString(value)
+            : Double.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+    return typed(type, text);
+  }
+
+  private static String typed(String type, String text) {
+    return "CAST(" + SqlText.literal(text) + " AS " + type + ")";
+  }
+}
