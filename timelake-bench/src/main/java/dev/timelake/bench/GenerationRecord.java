@@ -50,6 +50,35 @@ public record GenerationRecord(Scale scale, long seed, int hours, GenerationResu
     }
   }
 
+  /**
+   * What the warehouse's record should say after this generation, given the {@code earlier} record:
+   * a generation that resumed the same plant (same scale and seed) adds its hours, readings and
+   * time to the earlier ones, so that a re-run on a complete warehouse (nothing appended) keeps the
+   * original load figure instead of "0 readings/s".
+   */
+  GenerationRecord after(Optional<GenerationRecord> earlier) {
+    if (earlier.isEmpty() || earlier.get().scale() != scale || earlier.get().seed() != seed) {
+      return this;
+    }
+    GenerationResult before = earlier.get().result();
+    if (result.hoursAppended() == 0) {
+      return earlier.get();
+    }
+    GenerationResult sum =
+        new GenerationResult(
+            before.readings() + result.readings(),
+            before.hoursAppended() + result.hoursAppended(),
+            before.hoursSkipped(),
+            before.copiesDropped() + result.copiesDropped(),
+            before.elapsed().plus(result.elapsed()));
+    return new GenerationRecord(scale, seed, hours, sum);
+  }
+
+  /** Writes what the record should say after this generation ({@link #after}) into warehouse. */
+  public void update(Path warehouse) {
+    after(read(warehouse)).write(warehouse);
+  }
+
   /** The record in {@code warehouse}, if a generation wrote one and it can be read. */
   public static Optional<GenerationRecord> read(Path warehouse) {
     Path file = warehouse.resolve(FILE_NAME);

@@ -114,7 +114,7 @@ final class BenchGenerateCommand implements Callable<Integer> {
       try (Lake lake = main.openLake()) {
         GenerationResult result = generator.generate(lake);
         clear(progress);
-        new GenerationRecord(plant, seed, generator.hours(), result).write(main.warehouse());
+        new GenerationRecord(plant, seed, generator.hours(), result).update(main.warehouse());
         main.streams()
             .out()
             .printf(
