@@ -54,6 +54,7 @@ import picocli.CommandLine.TypeConversionException;
       RollupCommand.class,
       DuckdbCommand.class,
       FunctionsCommand.class,
+      ServeCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     },

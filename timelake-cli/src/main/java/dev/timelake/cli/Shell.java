@@ -1,6 +1,7 @@
 package dev.timelake.cli;
 
 import dev.timelake.TimelakeException;
+import dev.timelake.engine.StatementSplitter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,6 +3,7 @@ package dev.timelake.cli;
 import dev.timelake.Lake;
 import dev.timelake.Session;
 import dev.timelake.TimelakeException;
+import dev.timelake.engine.StatementSplitter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

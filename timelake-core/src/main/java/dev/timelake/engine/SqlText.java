@@ -39,6 +39,39 @@ public final class SqlText {
     return values.stream().map(SqlText::literal).collect(Collectors.joining(", ", "[", "]"));
   }
 
+  /**
+   * Where the token at {@code start} of {@code sql} ends when it is a string literal, a quoted
+   * identifier or a comment ({@code '…'} and {@code "…"} with doubled quotes inside, {@code --} to
+   * the end of the line, {@code /* … *}{@code /}); {@code start + 1} for any other character. Lets
+   * callers find semicolons and placeholders that are SQL, not text.
+   */
+  public static int endOfToken(String sql, int start) {
+    char c = sql.charAt(start);
+    if (c == '\'' || c == '"') {
+      int i = start + 1;
+      while (i < sql.length()) {
+        if (sql.charAt(i) == c) {
+          if (i + 1 < sql.length() && sql.charAt(i + 1) == c) {
+            i += 2;
+            continue;
+          }
+          return i + 1;
+        }
+        i++;
+      }
+      return sql.length();
+    }
+    if (sql.startsWith("--", start)) {
+      int newline = sql.indexOf('\n', start);
+      return newline < 0 ? sql.length() : newline;
+    }
+    if (sql.startsWith("/*", start)) {
+      int close = sql.indexOf("*/", start + 2);
+      return close < 0 ? sql.length() : close + 2;
+    }
+    return start + 1;
+  }
+
   /** A file location as DuckDB reads it: local {@code file:} URIs become plain paths. */
   public static String localPath(String location) {
     if (location.startsWith("file:///")) {

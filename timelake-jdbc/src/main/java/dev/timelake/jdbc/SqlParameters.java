@@ -36,48 +36,18 @@ final class SqlParameters {
     StringBuilder piece = new StringBuilder();
     int i = 0;
     while (i < sql.length()) {
-      char c = sql.charAt(i);
-      if (c == '\'' || c == '"') {
-        int end = closing(sql, i, c);
-        piece.append(sql, i, end);
-        i = end;
-      } else if (c == '-' && sql.startsWith("--", i)) {
-        int end = sql.indexOf('\n', i);
-        end = end < 0 ? sql.length() : end;
-        piece.append(sql, i, end);
-        i = end;
-      } else if (c == '/' && sql.startsWith("/*", i)) {
-        int end = sql.indexOf("*/", i + 2);
-        end = end < 0 ? sql.length() : end + 2;
-        piece.append(sql, i, end);
-        i = end;
-      } else if (c == '?') {
+      if (sql.charAt(i) == '?') {
         pieces.add(piece.toString());
         piece.setLength(0);
         i++;
-      } else {
-        piece.append(c);
-        i++;
+        continue;
       }
+      int end = SqlText.endOfToken(sql, i);
+      piece.append(sql, i, end);
+      i = end;
     }
     pieces.add(piece.toString());
     return new SqlParameters(pieces);
-  }
-
-  /** The index just past the quote that closes the one at {@code start} (doubled quotes escape). */
-  private static int closing(String sql, int start, char quote) {
-    int i = start + 1;
-    while (i < sql.length()) {
-      if (sql.charAt(i) == quote) {
-        if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-          i += 2;
-          continue;
-        }
-        return i + 1;
-      }
-      i++;
-    }
-    return sql.length();
   }
 
   /** How many placeholders there are. */

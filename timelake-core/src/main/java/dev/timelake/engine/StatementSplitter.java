@@ -1,4 +1,4 @@
-package dev.timelake.cli;
+package dev.timelake.engine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.List;
  * identifiers ({@code "…"}) and comments (line comments after {@code --}, block comments). Pieces
  * holding only whitespace and comments are dropped.
  */
-final class StatementSplitter {
+public final class StatementSplitter {
   private final List<String> statements = new ArrayList<>();
   private boolean pendingCode;
   private boolean insideLiteralOrComment;
@@ -18,7 +18,7 @@ final class StatementSplitter {
   }
 
   /** Every statement of {@code text}, trimmed, without the semicolon; the last may lack one. */
-  static List<String> statements(String text) {
+  public static List<String> statements(String text) {
     StatementSplitter splitter = new StatementSplitter(text);
     return splitter.statements;
   }
@@ -27,7 +27,7 @@ final class StatementSplitter {
    * True when {@code text} holds at least one statement and every statement ends with a semicolon
    * (only whitespace and comments follow the last one): the shell can run it.
    */
-  static boolean isComplete(String text) {
+  public static boolean isComplete(String text) {
     StatementSplitter splitter = new StatementSplitter(text);
     return !splitter.pendingCode
         && !splitter.insideLiteralOrComment

@@ -1,4 +1,4 @@
-package dev.timelake.cli;
+package dev.timelake.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

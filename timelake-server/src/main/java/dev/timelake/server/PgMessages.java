@@ -1,0 +1,178 @@
+package dev.timelake.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The PostgreSQL protocol's framing (version 3.0): messages read as a type byte and a length, and
+ * messages written through one buffer that is flushed when the server waits for the client.
+ */
+final class PgMessages {
+  /** The most a client message may hold; larger ones are refused as a protocol violation. */
+  static final int MAX_MESSAGE = 64 << 20;
+
+  private PgMessages() {}
+
+  /** One message from the client: its type (0 for the untyped startup packets) and its body. */
+  record Message(char type, byte[] body) {}
+
+  static Message readStartup(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 8 || length > MAX_MESSAGE) {
+      throw new IOException("invalid startup packet length " + length);
+    }
+    byte[] body = new byte[length - 4];
+    in.readFully(body);
+    return new Message((char) 0, body);
+  }
+
+  /** The next message, or null at the end of the stream. */
+  static Message read(DataInputStream in) throws IOException {
+    int type = in.read();
+    if (type < 0) {
+      return null;
+    }
+    int length;
+    try {
+      length = in.readInt();
+    } catch (EOFException e) {
+      return null;
+    }
+    if (length < 4 || length > MAX_MESSAGE) {
+      throw new IOException("invalid length " + length + " of message '" + (char) type + "'");
+    }
+    byte[] body = new byte[length - 4];
+    in.readFully(body);
+    return new Message((char) type, body);
+  }
+
+  /** Reads the fields of a message body in order. */
+  static final class Reader {
+    private final byte[] body;
+    private int position;
+
+    Reader(byte[] body) {
+      this.body = body;
+    }
+
+    int int32() {
+      int value =
+          ((body[position] & 0xff) << 24)
+              | ((body[position + 1] & 0xff) << 16)
+              | ((body[position + 2] & 0xff) << 8)
+              | (body[position + 3] & 0xff);
+      position += 4;
+      return value;
+    }
+
+    int int16() {
+      int value = (short) (((body[position] & 0xff) << 8) | (body[position + 1] & 0xff));
+      position += 2;
+      return value;
+    }
+
+    byte int8() {
+      return body[position++];
+    }
+
+    /** A NUL-terminated UTF-8 string. */
+    String string() {
+      int end = position;
+      while (end < body.length && body[end] != 0) {
+        end++;
+      }
+      String value = new String(body, position, end - position, StandardCharsets.UTF_8);
+      position = Math.min(body.length, end + 1);
+      return value;
+    }
+
+    /** {@code length} bytes, or null for -1. */
+    byte[] bytes(int length) {
+      if (length < 0) {
+        return null;
+      }
+      byte[] value = new byte[length];
+      System.arraycopy(body, position, value, 0, length);
+      position += length;
+      return value;
+    }
+
+    boolean hasMore() {
+      return position < body.length;
+    }
+  }
+
+  /** Builds server messages into a buffer; {@link #flush} sends them. */
+  static final class Writer {
+    private final OutputStream out;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream message = new ByteArrayOutputStream();
+
+    Writer(OutputStream out) {
+      this.out = out;
+    }
+
+    Writer begin(char type) {
+      message.reset();
+      buffer.write(type);
+      return this;
+    }
+
+    Writer int32(int value) {
+      message.write(value >>> 24);
+      message.write(value >>> 16);
+      message.write(value >>> 8);
+      message.write(value);
+      return this;
+    }
+
+    Writer int16(int value) {
+      message.write(value >>> 8);
+      message.write(value);
+      return this;
+    }
+
+    Writer int8(int value) {
+      message.write(value);
+      return this;
+    }
+
+    Writer string(String value) {
+      byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+      message.write(bytes, 0, bytes.length);
+      message.write(0);
+      return this;
+    }
+
+    Writer bytes(byte[] value) {
+      message.writeBytes(value);
+      return this;
+    }
+
+    /** Ends the message begun last: its length goes before its body. */
+    void end() {
+      int length = message.size() + 4;
+      buffer.write(length >>> 24);
+      buffer.write(length >>> 16);
+      buffer.write(length >>> 8);
+      buffer.write(length);
+      buffer.writeBytes(message.toByteArray());
+    }
+
+    /** Sends one byte outside any message (the answer to an SSL or GSS request). */
+    void raw(int value) throws IOException {
+      buffer.write(value);
+      flush();
+    }
+
+    void flush() throws IOException {
+      buffer.writeTo(out);
+      buffer.reset();
+      out.flush();
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.timelake.server;
+
+import dev.timelake.Lake;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A PostgreSQL-protocol server over one open {@link Lake}: psql and other PostgreSQL clients run
+ * Timelake SQL through it, each connection in its own session and thread. It has no TLS and no
+ * passwords, so it binds to loopback unless told otherwise. Start with {@link #start}, stop with
+ * {@link #close}.
+ */
+public final class PgServer implements AutoCloseable {
+  private final Lake lake;
+  private final ServerSocket listener;
+  private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+  private final Thread acceptor;
+
+  private PgServer(Lake lake, ServerSocket listener) {
+    this.lake = lake;
+    this.listener = listener;
+    this.acceptor = new Thread(this::accept, "timelake-pg-accept");
+    this.acceptor.setDaemon(true);
+  }
+
+  /**
+   * Listens on {@code address} (port 0: any free port) and serves {@code lake} until closed.
+   *
+   * @throws IOException when the address cannot be bound, e.g. the port is taken
+   */
+  public static PgServer start(Lake lake, InetSocketAddress address) throws IOException {
+    ServerSocket listener = new ServerSocket();
+    listener.setReuseAddress(true);
+    try {
+      listener.bind(address);
+    } catch (IOException e) {
+      listener.close();
+      throw new IOException(
+          "Cannot listen on "
+              + address.getHostString()
+              + ":"
+              + address.getPort()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    PgServer server = new PgServer(lake, listener);
+    server.acceptor.start();
+    return server;
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return listener.getLocalPort();
+  }
+
+  /** The address the server listens on, e.g. {@code 127.0.0.1:5433}. */
+  public String address() {
+    return listener.getInetAddress().getHostAddress() + ":" + port();
+  }
+
+  private void accept() {
+    while (!listener.isClosed()) {
+      Socket socket;
+      try {
+        socket = listener.accept();
+      } catch (SocketException e) {
+        return; // closed
+      } catch (IOException e) {
+        continue;
+      }
+      clients.add(socket);
+      Thread client =
+          new Thread(
+              () -> {
+                try {
+                  new PgConnection(socket, lake).run();
+                } finally {
+                  clients.remove(socket);
+                }
+              },
+              "timelake-pg-" + socket.getPort());
+      client.setDaemon(true);
+      client.start();
+    }
+  }
+
+  /** Stops listening and closes every client connection. */
+  @Override
+  public void close() throws IOException {
+    listener.close();
+    for (Socket socket : clients) {
+      socket.close();
+    }
+    try {
+      acceptor.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package dev.timelake.server;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * DuckDB's types as PostgreSQL type OIDs, and values in PostgreSQL's text format (what psql,
+ * drivers and Grafana parse): {@code t}/{@code f}, {@code 2026-01-01 10:00:00.5+00}, {@code \x…}
+ * for bytes. Types PostgreSQL lacks (lists, structs, maps) are sent as text.
+ */
+final class PgTypes {
+  static final int BOOL = 16;
+  static final int BYTEA = 17;
+  static final int INT8 = 20;
+  static final int INT2 = 21;
+  static final int INT4 = 23;
+  static final int TEXT = 25;
+  static final int FLOAT4 = 700;
+  static final int FLOAT8 = 701;
+  static final int VARCHAR = 1043;
+  static final int DATE = 1082;
+  static final int TIME = 1083;
+  static final int TIMESTAMP = 1114;
+  static final int TIMESTAMPTZ = 1184;
+  static final int INTERVAL = 1186;
+  static final int NUMERIC = 1700;
+  static final int UUID = 2950;
+
+  private static final DateTimeFormatter LOCAL_TIME =
+      new DateTimeFormatterBuilder()
+          .appendPattern("HH:mm:ss")
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 6, true)
+          .optionalEnd()
+          .toFormatter(Locale.ROOT);
+
+  private static final DateTimeFormatter DATE_TIME =
+      new DateTimeFormatterBuilder()
+          .appendPattern("yyyy-MM-dd ")
+          .append(LOCAL_TIME)
+          .toFormatter(Locale.ROOT);
+
+  private PgTypes() {}
+
+  /** The OID of a column of DuckDB type {@code type} (as its JDBC metadata names it). */
+  static int oid(String type) {
+    String t = type.toUpperCase(Locale.ROOT);
+    if (t.startsWith("DECIMAL")
+        || t.equals("HUGEINT")
+        || t.equals("UHUGEINT")
+        || t.equals("UBIGINT")) {
+      return NUMERIC;
+    }
+    return switch (t) {
+      case "BOOLEAN" -> BOOL;
+      case "TINYINT", "SMALLINT", "UTINYINT" -> INT2;
+      case "INTEGER", "USMALLINT" -> INT4;
+      case "BIGINT", "UINTEGER" -> INT8;
+      case "FLOAT" -> FLOAT4;
+      case "DOUBLE" -> FLOAT8;
+      case "VARCHAR" -> VARCHAR;
+      case "DATE" -> DATE;
+      case "TIME" -> TIME;
+      case "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS" -> TIMESTAMP;
+      case "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ" -> TIMESTAMPTZ;
+      case "INTERVAL" -> INTERVAL;
+      case "UUID" -> UUID;
+      case "BLOB" -> BYTEA;
+      default -> TEXT;
+    };
+  }
+
+  /** The fixed size of a type's values, -1 for variable ones. */
+  static int size(int oid) {
+    return switch (oid) {
+      case BOOL -> 1;
+      case INT2 -> 2;
+      case INT4, FLOAT4, DATE -> 4;
+      case INT8, FLOAT8, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
+      case UUID -> 16;
+      default -> -1;
+    };
+  }
+
+  /** A value in PostgreSQL's text format, as UTF-8; null for SQL NULL. */
+  static byte[] text(Object value, int oid) {
+    if (value == null) {
+      return null;
+    }
+    return format(value, oid).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String format(Object value, int oid) {
+    if (value instanceof Boolean flag) {
+      return flag ? "t" : "f";
+    }
+    if (value instanceof Double d) {
+      return floating(d);
+    }
+    if (value instanceof Float f) {
+      return floating(f.doubleValue());
+    }
+    if (value instanceof BigDecimal decimal) {
+      return decimal.toPlainString();
+    }
+    if (value instanceof OffsetDateTime time) {
+      OffsetDateTime utc = time.withOffsetSameInstant(ZoneOffset.UTC);
+      return DATE_TIME.format(utc) + "+00";
+    }
+    if (value instanceof java.sql.Timestamp timestamp) {
+      return oid == TIMESTAMPTZ
+          ? DATE_TIME.format(timestamp.toInstant().atOffset(ZoneOffset.UTC)) + "+00"
+          : DATE_TIME.format(timestamp.toLocalDateTime());
+    }
+    if (value instanceof LocalDateTime time) {
+      return DATE_TIME.format(time);
+    }
+    if (value instanceof LocalDate date) {
+      return date.toString();
+    }
+    if (value instanceof java.sql.Date date) {
+      return date.toLocalDate().toString();
+    }
+    if (value instanceof LocalTime time) {
+      return LOCAL_TIME.format(time);
+    }
+    if (value instanceof java.sql.Time time) {
+      return LOCAL_TIME.format(time.toLocalTime());
+    }
+    if (value instanceof byte[] bytes) {
+      return "\\x" + HexFormat.of().formatHex(bytes);
+    }
+    if (value instanceof java.sql.Blob blob) {
+      try {
+        return "\\x" + HexFormat.of().formatHex(blob.getBytes(1, (int) blob.length()));
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException("Cannot read a BLOB value: " + e.getMessage(), e);
+      }
+    }
+    return value.toString();
+  }
+
+  private static String floating(double value) {
+    if (Double.isNaN(value)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(value)) {
+      return value > 0 ? "Infinity" : "-Infinity";
+    }
+    return Double.toString(value);
+  }
+}

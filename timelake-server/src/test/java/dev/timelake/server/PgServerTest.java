@@ -1,0 +1,157 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.timelake.Lake;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server with real PostgreSQL clients on loopback: pgjdbc in simple-query mode and psql (when
+ * installed; .ci/run installs it): statements, rows in text format with PostgreSQL types, command
+ * tags, several statements in one query, and errors with their SQLSTATE.
+ */
+class PgServerTest {
+  @TempDir Path warehouse;
+  private Lake lake;
+  private PgServer server;
+
+  @BeforeEach
+  void start() throws IOException {
+    lake = Lake.open(warehouse);
+    server = PgServer.start(lake, new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    server.close();
+    lake.close();
+  }
+
+  private Connection connect(String mode) throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?preferQueryMode=" + mode,
+        "user",
+        "");
+  }
+
+  @Test
+  void runsTimelakeSqlForPgjdbc() throws SQLException {
+    try (Connection connection = connect("simple");
+        Statement statement = connection.createStatement()) {
+      assertThat(
+              statement.execute(
+                  "CREATE TABLE iot.readings (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+                      + " WITH (time_column = 'time', series_key = 'device')"))
+          .isFalse();
+      assertThat(
+              statement.executeUpdate(
+                  "INSERT INTO iot.readings VALUES ('a', '2026-05-01 00:00:00.5+00', 1.5),"
+                      + " ('b', '2026-05-01 00:01:00+00', NULL)"))
+          .isEqualTo(2);
+      try (ResultSet rows =
+          statement.executeQuery(
+              "SELECT device, time, value, value IS NULL AS missing, 7::BIGINT AS n FROM"
+                  + " iot.readings ORDER BY device")) {
+        assertThat(rows.getMetaData().getColumnTypeName(2)).isEqualTo("timestamptz");
+        assertThat(rows.getMetaData().getColumnTypeName(3)).isEqualTo("float8");
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getString(1)).isEqualTo("a");
+        assertThat(rows.getObject(2, OffsetDateTime.class))
+            .isEqualTo(OffsetDateTime.of(2026, 5, 1, 0, 0, 0, 500_000_000, ZoneOffset.UTC));
+        assertThat(rows.getDouble(3)).isEqualTo(1.5);
+        assertThat(rows.getBoolean(4)).isFalse();
+        assertThat(rows.getLong(5)).isEqualTo(7);
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getObject(3)).isNull();
+        assertThat(rows.getBoolean(4)).isTrue();
+        assertThat(rows.next()).isFalse();
+      }
+      try (ResultSet twa =
+          statement.executeQuery(
+              "SELECT time_weighted_mean(time, value) FROM iot.readings WHERE device = 'a'")) {
+        twa.next();
+        assertThat(twa.getDouble(1)).isEqualTo(1.5);
+      }
+      assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM iot.nope"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("iot.nope")
+          .extracting(e -> ((SQLException) e).getSQLState())
+          .isEqualTo("42P01");
+      try (ResultSet after = statement.executeQuery("SELECT count(*) FROM iot.readings")) {
+        after.next();
+        assertThat(after.getLong(1)).isEqualTo(2); // the error left the connection usable
+      }
+    }
+  }
+
+  @Test
+  void saysTheExtendedProtocolIsNotSupportedYet() throws SQLException {
+    try (Connection connection = connect("extended");
+        Statement statement = connection.createStatement()) {
+      assertThatThrownBy(() -> statement.executeQuery("SELECT 1"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("extended query protocol")
+          .hasMessageContaining("preferQueryMode=simple");
+    }
+  }
+
+  @Test
+  void answersPsql() throws Exception {
+    assumeTrue(
+        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
+        "psql is not installed (.ci/run installs it)");
+    List<String> lines =
+        psql(
+            "CREATE TABLE iot.t (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+                + " 'time', series_key = 'tag'); INSERT INTO iot.t VALUES ('x',"
+                + " '2026-01-01 00:00:00+00', 2.5); SELECT tag, time, value FROM iot.t; SELECT"
+                + " 'it''s; fine' AS text");
+    assertThat(lines)
+        .containsExactly(
+            "CREATE TABLE", "INSERT 0 1", "x|2026-01-01 00:00:00+00|2.5", "it's; fine");
+    assertThat(psql("SELECT * FROM iot.nope")).anyMatch(line -> line.contains("iot.nope"));
+  }
+
+  private List<String> psql(String sql) throws Exception {
+    Process process =
+        new ProcessBuilder(
+                "psql",
+                "-X",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                Integer.toString(server.port()),
+                "-U",
+                "tl",
+                "-d",
+                "timelake",
+                "-At",
+                "-c",
+                sql)
+            .redirectErrorStream(true)
+            .start();
+    process.getOutputStream().close();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+        .lines()
+        .toList();
+  }
+}
