@@ -3,7 +3,9 @@ package dev.timelake;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.sql.SqlSession;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A SQL session: DuckDB SQL over the lake's tables, with Timelake's DDL ({@code CREATE TABLE … WITH
@@ -33,6 +35,15 @@ public final class Session implements AutoCloseable {
    */
   public QueryResult sql(String sql) {
     return new QueryResult(session.execute(sql));
+  }
+
+  /**
+   * The columns a query would return, planned as it would run (dedup, routing) but not run; empty
+   * for statements without rows and for those that cannot be described before they run. What the
+   * PostgreSQL protocol's Describe needs.
+   */
+  public Optional<List<ResultColumn>> describe(String sql) {
+    return session.describe(sql);
   }
 
   /** Sets a session-level setting, like {@code SET timelake.read_dedup = false}. */

@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
     name = "serve",
     description = {
       "Serves the warehouse over the PostgreSQL protocol, so that psql and PostgreSQL clients run"
-          + " Timelake SQL on it: each connection has its own session; queries use the simple"
-          + " query protocol (psql does; JDBC: preferQueryMode=simple).",
+          + " Timelake SQL on it (simple and extended query protocol); each connection has its own"
+          + " session.",
       "There is no TLS and no password: it listens on 127.0.0.1 unless --host says otherwise."
           + " Stop it with Ctrl-C."
     },

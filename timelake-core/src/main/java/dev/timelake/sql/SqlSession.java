@@ -82,6 +82,41 @@ public final class SqlSession implements AutoCloseable {
     this.clock = clock;
   }
 
+  /**
+   * The columns {@code sql} would return, from DuckDB's prepared statement of its planned SQL (not
+   * run); EXPLAIN's two columns; empty for anything else or what cannot be planned.
+   */
+  public Optional<List<dev.timelake.ResultColumn>> describe(String sql) {
+    String text = stripTrailingSemicolon(sql);
+    Statement statement;
+    try {
+      statement = StatementParser.parse(text);
+    } catch (JSQLParserException | RuntimeException e) {
+      return Optional.empty();
+    }
+    if (statement instanceof ExplainStatement explain && explain.getStatement() instanceof Select) {
+      return Optional.of(
+          List.of(
+              new dev.timelake.ResultColumn("part", "VARCHAR"),
+              new dev.timelake.ResultColumn("explain", "VARCHAR")));
+    }
+    if (!(statement instanceof Select)) {
+      return Optional.empty();
+    }
+    try (java.sql.PreparedStatement prepared = connection.prepare(plan(statement).sql())) {
+      java.sql.ResultSetMetaData metadata = prepared.getMetaData();
+      List<dev.timelake.ResultColumn> columns = new ArrayList<>();
+      for (int i = 1; i <= metadata.getColumnCount(); i++) {
+        columns.add(
+            new dev.timelake.ResultColumn(
+                metadata.getColumnLabel(i), metadata.getColumnTypeName(i)));
+      }
+      return Optional.of(columns);
+    } catch (java.sql.SQLException | TimelakeException | UnsupportedOperationException e) {
+      return Optional.empty();
+    }
+  }
+
   /** Runs one statement. */
   public StatementOutcome execute(String sql) {
     String text = stripTrailingSemicolon(sql);

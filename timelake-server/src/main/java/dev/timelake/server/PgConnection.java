@@ -3,6 +3,7 @@ package dev.timelake.server;
 import dev.timelake.Lake;
 import dev.timelake.NotFoundException;
 import dev.timelake.QueryResult;
+import dev.timelake.ResultColumn;
 import dev.timelake.Session;
 import dev.timelake.StatementKind;
 import dev.timelake.TimelakeException;
@@ -13,13 +14,13 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -60,8 +61,11 @@ final class PgConnection implements Runnable {
   private final Socket socket;
   private final Lake lake;
   private final Map<String, String> startup = new LinkedHashMap<>();
+  private final Map<String, Prepared> prepared = new HashMap<>();
+  private final Map<String, Portal> portals = new HashMap<>();
   private PgMessages.Writer out;
   private Session session;
+  private boolean failedUntilSync;
 
   PgConnection(Socket socket, Lake lake) {
     this.socket = socket;
@@ -141,34 +145,219 @@ final class PgConnection implements Runnable {
   }
 
   private void serve(DataInputStream in) throws IOException {
-    boolean skippingToSync = false;
     while (true) {
       PgMessages.Message message = PgMessages.read(in);
       if (message == null || message.type() == 'X') {
         return;
       }
-      switch (message.type()) {
-        case 'Q' -> simpleQuery(new PgMessages.Reader(message.body()).string());
-        case 'S' -> {
-          skippingToSync = false;
-          ready();
-        }
-        case 'H' -> out.flush();
-        case 'P', 'B', 'D', 'E', 'C', 'F' -> {
-          if (!skippingToSync) {
-            error(
-                "0A000",
-                "The extended query protocol (Parse/Bind/Execute) is not supported yet: use the"
-                    + " simple query protocol (psql does; for JDBC, preferQueryMode=simple)");
+      PgMessages.Reader body = new PgMessages.Reader(message.body());
+      char type = message.type();
+      if (type == 'S') {
+        failedUntilSync = false;
+        ready();
+        continue;
+      }
+      if (failedUntilSync && "PBDECH".indexOf(type) >= 0) {
+        continue; // after an error, the extended protocol skips to the next Sync
+      }
+      try {
+        switch (type) {
+          case 'Q' -> simpleQuery(body.string());
+          case 'P' -> parse(body);
+          case 'B' -> bind(body);
+          case 'D' -> describe(body);
+          case 'E' -> execute(body);
+          case 'C' -> close(body);
+          case 'H' -> out.flush();
+          default -> {
+            error("08P01", "Unexpected message type '" + type + "'");
             out.flush();
-            skippingToSync = true;
+            return;
           }
         }
-        default -> {
-          error("08P01", "Unexpected message type '" + message.type() + "'");
-          out.flush();
-          return;
+      } catch (TimelakeException e) {
+        failExtended(state(e), e.getMessage());
+      } catch (RuntimeException e) {
+        failExtended("XX000", String.valueOf(e.getMessage()));
+      }
+    }
+  }
+
+  private void failExtended(String state, String message) {
+    error(state, message);
+    failedUntilSync = true;
+  }
+
+  /** Parse: a statement with {@code $n} parameters and the types the client gives them. */
+  private void parse(PgMessages.Reader body) {
+    String name = body.string();
+    String sql = body.string();
+    int count = body.int16();
+    List<Integer> types = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      types.add(body.int32());
+    }
+    List<String> statements = StatementSplitter.statements(sql);
+    if (statements.size() > 1) {
+      throw new IllegalArgumentException(
+          "A prepared statement holds one statement, this one has " + statements.size());
+    }
+    prepared.put(
+        name,
+        new Prepared(statements.isEmpty() ? "" : statements.get(0), PgParameters.of(sql), types));
+    out.begin('1').end(); // ParseComplete
+  }
+
+  /** Bind: a portal of a prepared statement with its parameter values as literals. */
+  private void bind(PgMessages.Reader body) {
+    String portal = body.string();
+    String name = body.string();
+    Prepared statement = prepared.get(name);
+    if (statement == null) {
+      throw new IllegalArgumentException("No prepared statement named '" + name + "'");
+    }
+    int formatCount = body.int16();
+    int[] formats = new int[formatCount];
+    for (int i = 0; i < formatCount; i++) {
+      formats[i] = body.int16();
+    }
+    int count = body.int16();
+    List<String> literals = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] value = body.bytes(body.int32());
+      int format = formatCount == 0 ? 0 : formats[formatCount == 1 ? 0 : i];
+      int oid = i < statement.types().size() ? statement.types().get(i) : 0;
+      literals.add(PgParameters.literal(value, oid, format));
+    }
+    int resultCount = body.int16();
+    int[] resultFormats = new int[resultCount];
+    for (int i = 0; i < resultCount; i++) {
+      resultFormats[i] = body.int16();
+    }
+    closePortal(portal);
+    portals.put(portal, new Portal(statement.parameters().render(literals), resultFormats));
+    out.begin('2').end(); // BindComplete
+  }
+
+  /** Describe: a statement's parameter types and columns, or a portal's columns. */
+  private void describe(PgMessages.Reader body) {
+    char kind = (char) body.int8();
+    String name = body.string();
+    if (kind == 'S') {
+      Prepared statement = prepared.get(name);
+      if (statement == null) {
+        throw new IllegalArgumentException("No prepared statement named '" + name + "'");
+      }
+      int count = statement.parameters().count();
+      out.begin('t').int16(count);
+      for (int i = 0; i < count; i++) {
+        int oid = i < statement.types().size() ? statement.types().get(i) : 0;
+        out.int32(oid == 0 ? PgTypes.TEXT : oid);
+      }
+      out.end();
+      List<String> nulls = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        nulls.add("NULL");
+      }
+      Optional<List<ResultColumn>> columns =
+          statement.sql().isEmpty()
+              ? Optional.empty()
+              : session.describe(statement.parameters().render(nulls));
+      if (columns.isEmpty()) {
+        out.begin('n').end(); // NoData
+      } else {
+        List<Integer> oids = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        for (ResultColumn column : columns.get()) {
+          labels.add(column.name());
+          oids.add(PgTypes.oid(column.type()));
         }
+        rowDescription(labels, oids, new int[0]);
+      }
+      return;
+    }
+    Portal portal = requirePortal(name);
+    portal.run(session);
+    if (portal.result.hasRows()) {
+      rowDescription(portal.labels(), portal.oids(), portal.formats);
+    } else {
+      out.begin('n').end();
+    }
+  }
+
+  /** Execute: a portal's rows (all of them) and its command tag. */
+  private void execute(PgMessages.Reader body) {
+    Portal portal = requirePortal(body.string());
+    if (portal.sql.isBlank()) {
+      out.begin('I').end();
+      return;
+    }
+    portal.run(session);
+    if (portal.result.hasRows()) {
+      dataRows(portal.result, portal.oids(), portal.formats);
+    } else {
+      out.begin('C').string(tag(portal.result)).end();
+    }
+    portal.finish();
+  }
+
+  private void close(PgMessages.Reader body) {
+    char kind = (char) body.int8();
+    String name = body.string();
+    if (kind == 'S') {
+      prepared.remove(name);
+    } else {
+      closePortal(name);
+    }
+    out.begin('3').end(); // CloseComplete
+  }
+
+  private Portal requirePortal(String name) {
+    Portal portal = portals.get(name);
+    if (portal == null) {
+      throw new IllegalArgumentException("No portal named '" + name + "'");
+    }
+    return portal;
+  }
+
+  private void closePortal(String name) {
+    Portal portal = portals.remove(name);
+    if (portal != null) {
+      portal.finish();
+    }
+  }
+
+  /** A parsed statement: its text, its placeholders and the parameter types the client gave. */
+  private record Prepared(String sql, PgParameters parameters, List<Integer> types) {}
+
+  /** A bound statement, run at its first Describe or Execute; its result kept until then. */
+  private static final class Portal {
+    final String sql;
+    final int[] formats;
+    QueryResult result;
+
+    Portal(String sql, int[] formats) {
+      this.sql = sql;
+      this.formats = formats;
+    }
+
+    void run(Session session) {
+      if (result == null) {
+        result = session.sql(sql);
+      }
+    }
+
+    List<String> labels() {
+      return result.columnNames();
+    }
+
+    List<Integer> oids() {
+      return result.columnTypes().stream().map(PgTypes::oid).toList();
+    }
+
+    void finish() {
+      if (result != null) {
+        result.close();
       }
     }
   }
@@ -211,35 +400,45 @@ final class PgConnection implements Runnable {
   }
 
   private void sendRows(QueryResult result) {
-    List<Integer> oids = new ArrayList<>();
-    try {
-      ResultSetMetaData metadata = result.resultSet().getMetaData();
-      int columns = metadata.getColumnCount();
-      out.begin('T').int16(columns);
-      for (int i = 1; i <= columns; i++) {
-        int oid = PgTypes.oid(metadata.getColumnTypeName(i));
-        oids.add(oid);
-        out.string(metadata.getColumnLabel(i))
-            .int32(0)
-            .int16(0)
-            .int32(oid)
-            .int16(PgTypes.size(oid))
-            .int32(-1)
-            .int16(0);
-      }
-      out.end();
-    } catch (SQLException e) {
-      throw new IllegalStateException("Cannot read the result's columns: " + e.getMessage(), e);
+    List<Integer> oids = result.columnTypes().stream().map(PgTypes::oid).toList();
+    rowDescription(result.columnNames(), oids, new int[0]);
+    dataRows(result, oids, new int[0]);
+  }
+
+  /** The result format of column {@code i}: JDBC-style, none means text, one means all. */
+  private static int format(int[] formats, int i) {
+    return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : i];
+  }
+
+  private void rowDescription(List<String> labels, List<Integer> oids, int[] formats) {
+    out.begin('T').int16(labels.size());
+    for (int i = 0; i < labels.size(); i++) {
+      int oid = oids.get(i);
+      out.string(labels.get(i))
+          .int32(0)
+          .int16(0)
+          .int32(oid)
+          .int16(PgTypes.size(oid))
+          .int32(-1)
+          .int16(format(formats, i));
     }
+    out.end();
+  }
+
+  private void dataRows(QueryResult result, List<Integer> oids, int[] formats) {
     long rows = 0;
     while (result.next()) {
       out.begin('D').int16(oids.size());
       for (int i = 0; i < oids.size(); i++) {
-        byte[] value = PgTypes.text(result.value(i), oids.get(i));
-        if (value == null) {
+        Object value = result.value(i);
+        byte[] bytes =
+            format(formats, i) == 1
+                ? PgTypes.binary(value, oids.get(i))
+                : PgTypes.text(value, oids.get(i));
+        if (bytes == null) {
           out.int32(-1);
         } else {
-          out.int32(value.length).bytes(value);
+          out.int32(bytes.length).bytes(bytes);
         }
       }
       out.end();

@@ -100,6 +100,58 @@ final class PgTypes {
     return format(value, oid).getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * A value in PostgreSQL's binary format for the types clients ask that of (integers, floats,
+   * booleans, text, dates and timestamps); null for SQL NULL.
+   *
+   * @throws IllegalArgumentException for another type
+   */
+  static byte[] binary(Object value, int oid) {
+    if (value == null) {
+      return null;
+    }
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(8);
+    switch (oid) {
+      case BOOL -> buffer.put((byte) (Boolean.TRUE.equals(value) ? 1 : 0));
+      case INT2 -> buffer.putShort(((Number) value).shortValue());
+      case INT4 -> buffer.putInt(((Number) value).intValue());
+      case INT8 -> buffer.putLong(((Number) value).longValue());
+      case FLOAT4 -> buffer.putFloat(((Number) value).floatValue());
+      case FLOAT8 -> buffer.putDouble(((Number) value).doubleValue());
+      case DATE -> buffer.putInt((int) (localDate(value).toEpochDay() - EPOCH_2000_DAYS));
+      case TIMESTAMP, TIMESTAMPTZ -> buffer.putLong(micros(value) - EPOCH_2000_MICROS);
+      case TEXT, VARCHAR -> {
+        return format(value, oid).getBytes(StandardCharsets.UTF_8);
+      }
+      default ->
+          throw new IllegalArgumentException(
+              "Binary results of type OID " + oid + " are not supported; ask for text");
+    }
+    byte[] bytes = new byte[buffer.position()];
+    buffer.flip().get(bytes);
+    return bytes;
+  }
+
+  private static final long EPOCH_2000_DAYS = LocalDate.of(2000, 1, 1).toEpochDay();
+  private static final long EPOCH_2000_MICROS = EPOCH_2000_DAYS * 86_400_000_000L;
+
+  private static LocalDate localDate(Object value) {
+    return value instanceof java.sql.Date date ? date.toLocalDate() : (LocalDate) value;
+  }
+
+  private static long micros(Object value) {
+    java.time.Instant instant =
+        value instanceof OffsetDateTime time
+            ? time.toInstant()
+            : value instanceof LocalDateTime time
+                ? time.toInstant(ZoneOffset.UTC)
+                : value instanceof java.sql.Timestamp timestamp
+                    ? timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC)
+                    : (java.time.Instant) value;
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+  }
+
   private static String format(Object value, int oid) {
     if (value instanceof Boolean flag) {
       return flag ? "t" : "f";

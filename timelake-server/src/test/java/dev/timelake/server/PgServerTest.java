@@ -11,11 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -24,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server with real PostgreSQL clients on loopback: pgjdbc in simple-query mode and psql (when
- * installed; .ci/run installs it): statements, rows in text format with PostgreSQL types, command
- * tags, several statements in one query, and errors with their SQLSTATE.
+ * The server with real PostgreSQL clients on loopback: pgjdbc in simple-query and extended mode
+ * (prepared statements with parameters, named statements and binary results past its prepare
+ * threshold) and psql (when installed; .ci/run installs it): statements, rows with PostgreSQL
+ * types, command tags, several statements in one query, and errors with their SQLSTATE.
  */
 class PgServerTest {
   @TempDir Path warehouse;
@@ -103,13 +106,63 @@ class PgServerTest {
   }
 
   @Test
-  void saysTheExtendedProtocolIsNotSupportedYet() throws SQLException {
-    try (Connection connection = connect("extended");
-        Statement statement = connection.createStatement()) {
-      assertThatThrownBy(() -> statement.executeQuery("SELECT 1"))
-          .isInstanceOf(SQLException.class)
-          .hasMessageContaining("extended query protocol")
-          .hasMessageContaining("preferQueryMode=simple");
+  void servesPgjdbcPreparedStatementsOverTheExtendedProtocol() throws SQLException {
+    try (Connection connection = connect("extended")) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(
+            "CREATE TABLE iot.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE, n BIGINT) WITH"
+                + " (time_column = 'time', series_key = 'tag')");
+      }
+      try (PreparedStatement insert =
+          connection.prepareStatement("INSERT INTO iot.r VALUES (?, ?, ?, ?)")) {
+        for (int i = 0; i < 8; i++) {
+          insert.setString(1, i % 2 == 0 ? "it's" : "b");
+          insert.setObject(2, OffsetDateTime.of(2026, 5, 1, 0, 0, i, 250_000_000, ZoneOffset.UTC));
+          insert.setDouble(3, i / 4.0);
+          insert.setLong(4, i);
+          assertThat(insert.executeUpdate()).isEqualTo(1);
+        }
+      }
+      // Past pgjdbc's prepareThreshold (5): named statements, binary results.
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT tag, time, value, n FROM iot.r WHERE tag = ? AND n >= ? ORDER BY time")) {
+        for (int run = 0; run < 7; run++) {
+          select.setString(1, "it's");
+          select.setInt(2, 2);
+          List<String> rows = new ArrayList<>();
+          try (ResultSet result = select.executeQuery()) {
+            while (result.next()) {
+              rows.add(
+                  result.getString(1)
+                      + " "
+                      + result.getObject(2, OffsetDateTime.class)
+                      + " "
+                      + result.getDouble(3)
+                      + " "
+                      + result.getLong(4));
+            }
+          }
+          assertThat(rows)
+              .as("run %d", run)
+              .containsExactly(
+                  "it's 2026-05-01T00:00:02.250Z 0.5 2",
+                  "it's 2026-05-01T00:00:04.250Z 1.0 4",
+                  "it's 2026-05-01T00:00:06.250Z 1.5 6");
+        }
+      }
+      try (PreparedStatement missing =
+          connection.prepareStatement("SELECT * FROM iot.nope WHERE 1 = ?")) {
+        missing.setInt(1, 1);
+        assertThatThrownBy(missing::executeQuery)
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("iot.nope");
+      }
+      try (Statement statement = connection.createStatement();
+          ResultSet count = statement.executeQuery("SELECT count(*) FROM iot.r")) {
+        count.next();
+        assertThat(count.getLong(1)).isEqualTo(8); // usable after the error
+      }
     }
   }
 
