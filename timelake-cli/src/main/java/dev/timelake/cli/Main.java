@@ -160,6 +160,11 @@ public final class Main {
     }
   }
 
+  /** The environment variables the command runs with. */
+  Map<String, String> environment() {
+    return environment;
+  }
+
   Streams streams() {
     return streams;
   }

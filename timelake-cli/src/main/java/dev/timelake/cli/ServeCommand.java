@@ -2,10 +2,12 @@ package dev.timelake.cli;
 
 import dev.timelake.Lake;
 import dev.timelake.TimelakeException;
+import dev.timelake.server.Credentials;
 import dev.timelake.server.PgServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,52 +16,55 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     description = {
-      "Serves the warehouse over the PostgreSQL protocol, so that psql and PostgreSQL clients run"
-          + " Timelake SQL on it (simple and extended query protocol); each connection has its own"
-          + " session.",
-      "There is no TLS and no password: it listens on 127.0.0.1 unless --host says otherwise."
-          + " Stop it with Ctrl-C."
+      "Serves the warehouse over the PostgreSQL protocol, so that psql, pgjdbc and other"
+          + " PostgreSQL clients run Timelake SQL on it (simple and extended query protocol); each"
+          + " connection has its own session.",
+      "Clients log in with the password in TIMELAKE_PASSWORD (SCRAM-SHA-256; the user name in"
+          + " TIMELAKE_USER, any name when unset). Without a password it listens only on a loopback"
+          + " address. There is no TLS. Stop it with Ctrl-C."
     },
     footer = {
       "%nExample:",
-      "  timelake --warehouse ./warehouse serve --port 5433",
-      "  psql -h 127.0.0.1 -p 5433 -c \"SELECT tag, max(value) FROM iot.readings GROUP BY tag\""
+      "  TIMELAKE_PASSWORD=secret timelake --warehouse ./warehouse serve --pg-port 5432",
+      "  PGPASSWORD=secret psql -h 127.0.0.1 -p 5432 -c \"SELECT count(*) FROM iot.readings\""
     })
 final class ServeCommand extends LakeCommand {
   @Option(
-      names = "--host",
+      names = "--listen",
       paramLabel = "ADDRESS",
       description = "The address to listen on (default: 127.0.0.1, this machine only).")
-  private String host = "127.0.0.1";
+  private String listen = "127.0.0.1";
 
   @Option(
-      names = "--port",
+      names = "--pg-port",
       paramLabel = "PORT",
-      description = "The port to listen on (default: 5433; 0 picks a free one).")
-  private int port = 5433;
+      description = "The PostgreSQL-protocol port (default: 5432; 0 picks a free one).")
+  private int port = 5432;
 
   @Override
   int run() {
+    Optional<Credentials> credentials = Credentials.fromEnvironment(main.environment());
     Lake lake = main.openLake();
     PgServer server;
     try {
-      server = PgServer.start(lake, new InetSocketAddress(host, port));
-      if (!InetAddress.getByName(host).isLoopbackAddress()) {
+      server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials);
+      if (!InetAddress.getByName(listen).isLoopbackAddress()) {
         err()
             .println(
                 "warning: listening on "
-                    + host
-                    + " without TLS or passwords: anyone who reaches it can read and write the"
-                    + " warehouse");
+                    + listen
+                    + " without TLS: passwords are safe (SCRAM), queries and rows are not");
       }
-    } catch (IOException e) {
+    } catch (IOException | IllegalArgumentException e) {
       lake.close();
       throw TimelakeException.validation("Cannot serve %s: %s", lake.description(), e.getMessage());
     }
     out()
         .printf(
-            "Serving %s over the PostgreSQL protocol on %s; stop with Ctrl-C%n",
-            lake.description(), server.address());
+            "Serving %s over the PostgreSQL protocol on %s (%s); stop with Ctrl-C%n",
+            lake.description(),
+            server.address(),
+            credentials.isPresent() ? "password required" : "no password: this machine only");
     out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -14,6 +14,7 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,11 +28,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One client of the PostgreSQL protocol: the startup (no SSL, no password: the server listens on
- * loopback by default), then simple queries, each statement of a query string run in the
- * connection's own Timelake {@link Session} and answered with its rows in text format and a command
- * tag. The extended protocol (Parse, Bind, Execute) is answered with an error that says so, until
- * Sync.
+ * One client of the PostgreSQL protocol: the startup (no TLS; SCRAM-SHA-256 when the server has
+ * credentials, none otherwise, which it allows only on loopback), then simple queries, each
+ * statement of a query string run in the connection's own Timelake {@link Session} and answered
+ * with its rows in text format and a command tag. The extended protocol (Parse, Bind, Execute) is
+ * answered with an error that says so, until Sync.
  */
 final class PgConnection implements Runnable {
   private static final int PROTOCOL_3 = 196608;
@@ -60,6 +61,7 @@ final class PgConnection implements Runnable {
 
   private final Socket socket;
   private final Lake lake;
+  private final Optional<Credentials> credentials;
   private final Map<String, String> startup = new LinkedHashMap<>();
   private final Map<String, Prepared> prepared = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
@@ -67,9 +69,10 @@ final class PgConnection implements Runnable {
   private Session session;
   private boolean failedUntilSync;
 
-  PgConnection(Socket socket, Lake lake) {
+  PgConnection(Socket socket, Lake lake, Optional<Credentials> credentials) {
     this.socket = socket;
     this.lake = lake;
+    this.credentials = credentials;
   }
 
   @Override
@@ -122,6 +125,9 @@ final class PgConnection implements Runnable {
       }
       break;
     }
+    if (credentials.isPresent() && !authenticate(in, credentials.get())) {
+      return false;
+    }
     session = lake.newSession();
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
@@ -138,6 +144,64 @@ final class PgConnection implements Runnable {
         .end();
     ready();
     return true;
+  }
+
+  /** SCRAM-SHA-256; false (the client told why) when the user or the password is wrong. */
+  private boolean authenticate(DataInputStream in, Credentials credentials) throws IOException {
+    String user = startup.getOrDefault("user", "");
+    if (!credentials.admits(user)) {
+      fatal("28000", "User \"" + user + "\" may not connect (the server admits one user)");
+      return false;
+    }
+    Scram scram = new Scram(credentials.password());
+    out.begin('R').int32(10).string(Scram.MECHANISM).int8(0).end();
+    out.flush();
+    PgMessages.Message first = PgMessages.read(in);
+    if (first == null || first.type() != 'p') {
+      return false;
+    }
+    PgMessages.Reader initial = new PgMessages.Reader(first.body());
+    String mechanism = initial.string();
+    byte[] clientFirst = initial.bytes(initial.int32());
+    if (!Scram.MECHANISM.equals(mechanism) || clientFirst == null) {
+      fatal("28000", "Only SCRAM-SHA-256 authentication is supported, not " + mechanism);
+      return false;
+    }
+    String serverFirst;
+    try {
+      serverFirst = scram.serverFirst(new String(clientFirst, StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      fatal("28000", e.getMessage());
+      return false;
+    }
+    out.begin('R').int32(11).bytes(serverFirst.getBytes(StandardCharsets.UTF_8)).end();
+    out.flush();
+    PgMessages.Message last = PgMessages.read(in);
+    if (last == null || last.type() != 'p') {
+      return false;
+    }
+    String serverFinal = scram.serverFinal(new String(last.body(), StandardCharsets.UTF_8));
+    if (serverFinal.isEmpty()) {
+      fatal("28P01", "Password authentication failed for user \"" + user + "\"");
+      return false;
+    }
+    out.begin('R').int32(12).bytes(serverFinal.getBytes(StandardCharsets.UTF_8)).end();
+    return true;
+  }
+
+  private void fatal(String state, String message) throws IOException {
+    out.begin('E')
+        .int8('S')
+        .string("FATAL")
+        .int8('V')
+        .string("FATAL")
+        .int8('C')
+        .string(state)
+        .int8('M')
+        .string(message)
+        .int8(0)
+        .end();
+    out.flush();
   }
 
   private void parameter(String name, String value) {

@@ -6,34 +6,60 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A PostgreSQL-protocol server over one open {@link Lake}: psql and other PostgreSQL clients run
- * Timelake SQL through it, each connection in its own session and thread. It has no TLS and no
- * passwords, so it binds to loopback unless told otherwise. Start with {@link #start}, stop with
- * {@link #close}.
+ * Timelake SQL through it, each connection in its own session and thread. It has no TLS; with
+ * {@link Credentials} clients log in by SCRAM-SHA-256, without them it listens only on loopback.
+ * Start with {@link #start}, stop with {@link #close}.
  */
 public final class PgServer implements AutoCloseable {
   private final Lake lake;
+  private final Optional<Credentials> credentials;
   private final ServerSocket listener;
   private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
   private final Thread acceptor;
 
-  private PgServer(Lake lake, ServerSocket listener) {
+  private PgServer(Lake lake, Optional<Credentials> credentials, ServerSocket listener) {
     this.lake = lake;
+    this.credentials = credentials;
     this.listener = listener;
     this.acceptor = new Thread(this::accept, "timelake-pg-accept");
     this.acceptor.setDaemon(true);
   }
 
   /**
-   * Listens on {@code address} (port 0: any free port) and serves {@code lake} until closed.
-   *
-   * @throws IOException when the address cannot be bound, e.g. the port is taken
+   * Listens on a loopback {@code address} without passwords; see {@link #start(Lake,
+   * InetSocketAddress, Optional)}.
    */
   public static PgServer start(Lake lake, InetSocketAddress address) throws IOException {
+    return start(lake, address, Optional.empty());
+  }
+
+  /**
+   * Listens on {@code address} (port 0: any free port) and serves {@code lake} until closed;
+   * clients log in with {@code credentials} (SCRAM-SHA-256), or freely when there are none.
+   *
+   * @throws IOException when the address cannot be bound, e.g. the port is taken
+   * @throws IllegalArgumentException for a non-loopback address without credentials
+   */
+  public static PgServer start(
+      Lake lake, InetSocketAddress address, Optional<Credentials> credentials) throws IOException {
+    if (credentials.isEmpty()
+        && (address.getAddress() == null || !address.getAddress().isLoopbackAddress())) {
+      throw new IllegalArgumentException(
+          "Refusing to listen on "
+              + address.getHostString()
+              + " without a password: anyone who reaches it could read and write the warehouse."
+              + " Set "
+              + Credentials.PASSWORD_VARIABLE
+              + " (and "
+              + Credentials.USER_VARIABLE
+              + "), or listen on 127.0.0.1");
+    }
     ServerSocket listener = new ServerSocket();
     listener.setReuseAddress(true);
     try {
@@ -49,7 +75,7 @@ public final class PgServer implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    PgServer server = new PgServer(lake, listener);
+    PgServer server = new PgServer(lake, credentials, listener);
     server.acceptor.start();
     return server;
   }
@@ -79,7 +105,7 @@ public final class PgServer implements AutoCloseable {
           new Thread(
               () -> {
                 try {
-                  new PgConnection(socket, lake).run();
+                  new PgConnection(socket, lake, credentials).run();
                 } finally {
                   clients.remove(socket);
                 }

@@ -19,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -167,6 +168,44 @@ class PgServerTest {
   }
 
   @Test
+  void requiresThePasswordItWasGiven() throws Exception {
+    try (PgServer guarded =
+        PgServer.start(
+            lake,
+            new InetSocketAddress("127.0.0.1", 0),
+            Optional.of(new Credentials("tl", "s3cret pass")))) {
+      String url = "jdbc:postgresql://127.0.0.1:" + guarded.port() + "/timelake";
+      try (Connection connection = DriverManager.getConnection(url, "tl", "s3cret pass");
+          Statement statement = connection.createStatement();
+          ResultSet one = statement.executeQuery("SELECT 1")) {
+        one.next();
+        assertThat(one.getInt(1)).isEqualTo(1);
+      }
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "tl", "wrong"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("Password authentication failed for user \"tl\"")
+          .extracting(e -> ((SQLException) e).getSQLState())
+          .isEqualTo("28P01");
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "someone", "s3cret pass"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("may not connect");
+      if (new ProcessBuilder("psql", "--version").start().waitFor() == 0) {
+        assertThat(psql(guarded.port(), "s3cret pass", "SELECT 41 + 1")).containsExactly("42");
+        assertThat(psql(guarded.port(), "nope", "SELECT 1"))
+            .anyMatch(line -> line.contains("Password authentication failed"));
+      }
+    }
+  }
+
+  @Test
+  void refusesAnAddressBeyondThisMachineWithoutAPassword() {
+    assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("0.0.0.0", 0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Refusing to listen on 0.0.0.0 without a password")
+        .hasMessageContaining("TIMELAKE_PASSWORD");
+  }
+
+  @Test
   void answersPsql() throws Exception {
     assumeTrue(
         new ProcessBuilder("psql", "--version").start().waitFor() == 0,
@@ -184,14 +223,18 @@ class PgServerTest {
   }
 
   private List<String> psql(String sql) throws Exception {
-    Process process =
+    return psql(server.port(), null, sql);
+  }
+
+  private static List<String> psql(int port, String password, String sql) throws Exception {
+    ProcessBuilder builder =
         new ProcessBuilder(
                 "psql",
                 "-X",
                 "-h",
                 "127.0.0.1",
                 "-p",
-                Integer.toString(server.port()),
+                Integer.toString(port),
                 "-U",
                 "tl",
                 "-d",
@@ -199,8 +242,12 @@ class PgServerTest {
                 "-At",
                 "-c",
                 sql)
-            .redirectErrorStream(true)
-            .start();
+            .redirectErrorStream(true);
+    builder.environment().remove("PGPASSWORD");
+    if (password != null) {
+      builder.environment().put("PGPASSWORD", password);
+    }
+    Process process = builder.start();
     process.getOutputStream().close();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
