@@ -29,9 +29,11 @@ import java.util.Optional;
  */
 public final class Lake implements AutoCloseable {
   private final LakeCatalog catalog;
+  private final java.util.Optional<Path> localRoot;
 
-  private Lake(LakeCatalog catalog) {
+  private Lake(LakeCatalog catalog, java.util.Optional<Path> localRoot) {
     this.catalog = catalog;
+    this.localRoot = localRoot;
   }
 
   /**
@@ -43,7 +45,8 @@ public final class Lake implements AutoCloseable {
     Path root = warehouse.toAbsolutePath().normalize();
     return new Lake(
         new LakeCatalog(
-            Catalogs.openEmbedded(root), "warehouse " + root, root.resolve(".timelake-tmp")));
+            Catalogs.openEmbedded(root), "warehouse " + root, root.resolve(".timelake-tmp")),
+        java.util.Optional.of(root));
   }
 
   /**
@@ -55,7 +58,8 @@ public final class Lake implements AutoCloseable {
     requireNonNull(catalogProperties, "catalogProperties is null");
     String where = catalogProperties.getOrDefault("warehouse", catalogProperties.get("uri"));
     return new Lake(
-        new LakeCatalog(Catalogs.open(catalogProperties), "catalog " + where, tempDirectory));
+        new LakeCatalog(Catalogs.open(catalogProperties), "catalog " + where, tempDirectory),
+        java.util.Optional.empty());
   }
 
   /** Creates a table; throws {@link AlreadyExistsException} if it exists. */
@@ -123,6 +127,25 @@ public final class Lake implements AutoCloseable {
   /** Drops the rollup {@code name}; returns false if it did not exist. */
   public boolean dropRollup(TableName name) {
     return RollupStore.drop(catalog, name);
+  }
+
+  /**
+   * Confines the engine's file access to the warehouse folder (and its temporary folder) for the
+   * rest of this lake's life: SQL reading or writing any other file (read_csv('/etc/passwd'), COPY
+   * … TO '../x'), ATTACH and INSTALL fail with a permission error. For servers, whose clients must
+   * not touch other files. Only for a warehouse folder opened with {@link #open(Path)}.
+   *
+   * @throws ValidationException for a lake on another catalog or storage
+   */
+  public void confineFileAccess() {
+    Path root =
+        localRoot.orElseThrow(
+            () ->
+                TimelakeException.validation(
+                    "Cannot confine file access of %s: only a warehouse folder opened with"
+                        + " Lake.open(Path) can be confined",
+                    catalog.description()));
+    catalog.confineFileAccess(java.util.List.of(root));
   }
 
   /** A new SQL session with its own settings. Sessions are not thread-safe; use one per thread. */

@@ -5,6 +5,7 @@ import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.Engine;
+import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.table.Level;
 import dev.timelake.table.Setting;
@@ -42,6 +43,7 @@ public final class LakeCatalog implements AutoCloseable {
       new java.util.concurrent.ConcurrentHashMap<>();
   private final QueryHeat heat = new QueryHeat();
   private Engine engine;
+  private boolean confined;
 
   public LakeCatalog(Catalog catalog, String description, Path tempDirectory) {
     this.catalog = catalog;
@@ -71,6 +73,27 @@ public final class LakeCatalog implements AutoCloseable {
       engine = Engine.start(tempDirectory.toString());
     }
     return engine;
+  }
+
+  /**
+   * Confines DuckDB's file access to {@code directories} (and the engine's temporary folder) for
+   * the rest of the engine's life: every other file, extension installs and ATTACH are refused with
+   * DuckDB's permission error. For servers, whose clients must not read or write other files.
+   */
+  public synchronized void confineFileAccess(List<Path> directories) {
+    if (confined) {
+      return; // for good: DuckDB allows no change once external access is off
+    }
+    List<String> allowed = new ArrayList<>();
+    for (Path directory : directories) {
+      allowed.add(directory.toAbsolutePath().normalize() + java.io.File.separator);
+    }
+    allowed.add(tempDirectory.toAbsolutePath().normalize() + java.io.File.separator);
+    try (EngineConnection connection = engine().connect()) {
+      connection.execute("SET allowed_directories = " + SqlText.literalList(allowed));
+      connection.execute("SET enable_external_access = false");
+    }
+    confined = true;
   }
 
   /**

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A PostgreSQL-protocol server over one open {@link Lake}: psql and other PostgreSQL clients run
  * Timelake SQL through it, each connection in its own session and thread. It has no TLS; with
  * {@link Credentials} clients log in by SCRAM-SHA-256, without them it listens only on loopback.
+ * The lake's file access is confined to its warehouse folder ({@link Lake#confineFileAccess}).
  * Start with {@link #start}, stop with {@link #close}.
  */
 public final class PgServer implements AutoCloseable {
@@ -45,6 +46,8 @@ public final class PgServer implements AutoCloseable {
    *
    * @throws IOException when the address cannot be bound, e.g. the port is taken
    * @throws IllegalArgumentException for a non-loopback address without credentials
+   * @throws dev.timelake.ValidationException for a lake that is not a warehouse folder, whose file
+   *     access cannot be confined to it
    */
   public static PgServer start(
       Lake lake, InetSocketAddress address, Optional<Credentials> credentials) throws IOException {
@@ -60,6 +63,8 @@ public final class PgServer implements AutoCloseable {
               + Credentials.USER_VARIABLE
               + "), or listen on 127.0.0.1");
     }
+    // Clients reach DuckDB's SQL: read_csv('/etc/passwd') and COPY … TO must fail.
+    lake.confineFileAccess();
     ServerSocket listener = new ServerSocket();
     listener.setReuseAddress(true);
     try {

@@ -8,6 +8,7 @@ import dev.timelake.Lake;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -195,6 +196,41 @@ class PgServerTest {
             .anyMatch(line -> line.contains("Password authentication failed"));
       }
     }
+  }
+
+  @Test
+  void keepsClientsToTheWarehouseFolder() throws Exception {
+    Path outside = Files.createTempFile("timelake-outside", ".csv");
+    Files.writeString(outside, "secret\n1\n");
+    try (Connection connection = connect("simple");
+        Statement statement = connection.createStatement()) {
+      for (String sql :
+          List.of(
+              "SELECT * FROM read_csv('" + outside + "')",
+              "SELECT * FROM read_csv('" + warehouse + "/../" + outside.getFileName() + "')",
+              "COPY (SELECT 1 AS a) TO '" + outside.getParent().resolve("written.csv") + "'",
+              "ATTACH '" + outside.getParent().resolve("other.db") + "'",
+              "INSTALL httpfs")) {
+        assertThatThrownBy(() -> statement.execute(sql))
+            .as(sql)
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("Permission Error");
+      }
+      statement.execute(
+          "CREATE TABLE iot.c (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+              + " 'time', series_key = 'tag')");
+      assertThat(
+              statement.executeUpdate(
+                  "INSERT INTO iot.c VALUES ('x', '2026-01-01 00:00:00+00', 1.0)"))
+          .isEqualTo(1);
+      try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM iot.c")) {
+        rows.next();
+        assertThat(rows.getLong(1)).isEqualTo(1);
+      }
+    } finally {
+      Files.deleteIfExists(outside);
+    }
+    assertThat(outside.getParent().resolve("written.csv")).doesNotExist();
   }
 
   @Test
