@@ -234,6 +234,63 @@ class PgServerTest {
   }
 
   @Test
+  void servesClientsAtOnceWhileTheyAppend() throws Exception {
+    try (Connection connection = connect("simple");
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TABLE iot.m (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+              + " 'time', series_key = 'tag')");
+    }
+    int clients = 4;
+    int appends = 12;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(clients);
+    try {
+      List<java.util.concurrent.Future<Long>> results = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        String tag = "client-" + c;
+        String mode = c % 2 == 0 ? "simple" : "extended";
+        results.add(
+            pool.submit(
+                () -> {
+                  long seen = 0;
+                  try (Connection connection = connect(mode);
+                      PreparedStatement insert =
+                          connection.prepareStatement("INSERT INTO iot.m VALUES (?, ?, ?)");
+                      PreparedStatement count =
+                          connection.prepareStatement("SELECT count(*) FROM iot.m WHERE tag = ?")) {
+                    for (int i = 0; i < appends; i++) {
+                      insert.setString(1, tag);
+                      insert.setObject(
+                          2, OffsetDateTime.of(2026, 1, 1, 0, 0, i, 0, ZoneOffset.UTC));
+                      insert.setDouble(3, i);
+                      insert.executeUpdate();
+                      count.setString(1, tag);
+                      try (ResultSet rows = count.executeQuery()) {
+                        rows.next();
+                        seen = rows.getLong(1);
+                        assertThat(seen).isEqualTo(i + 1); // each client sees its own appends
+                      }
+                    }
+                  }
+                  return seen;
+                }));
+      }
+      for (java.util.concurrent.Future<Long> result : results) {
+        assertThat(result.get(2, TimeUnit.MINUTES)).isEqualTo(appends);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    try (Connection connection = connect("simple");
+        Statement statement = connection.createStatement();
+        ResultSet total = statement.executeQuery("SELECT count(*) FROM iot.m")) {
+      total.next();
+      assertThat(total.getLong(1)).isEqualTo((long) clients * appends);
+    }
+  }
+
+  @Test
   void refusesAnAddressBeyondThisMachineWithoutAPassword() {
     assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("0.0.0.0", 0)))
         .isInstanceOf(IllegalArgumentException.class)
