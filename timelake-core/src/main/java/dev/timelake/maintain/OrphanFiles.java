@@ -6,13 +6,16 @@ import dev.timelake.table.Durations;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ReachableFileUtil;
@@ -36,23 +39,60 @@ final class OrphanFiles {
     long maxAgeMillis =
         Durations.parse(contract.setting(Settings.ORPHAN_FILE_AGE).orElseThrow()).toMillis();
     long cutoff = now.toEpochMilli() - maxAgeMillis;
-    Set<String> referenced = referenced(table);
-    int deleted = 0;
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-        String path = file.toAbsolutePath().normalize().toString();
-        if (!referenced.contains(path) && Files.getLastModifiedTime(file).toMillis() < cutoff) {
-          Files.deleteIfExists(file);
-          deleted++;
-        }
+    Set<String> referenced;
+    try {
+      referenced = referenced(table);
+    } catch (RuntimeException e) {
+      if (isMissingFile(e)) {
+        // A concurrent expiry removed metadata while it was listed: delete nothing this time.
+        return 0;
       }
+      throw e;
+    }
+    int[] deleted = {0};
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                throws IOException {
+              String path = file.toAbsolutePath().normalize().toString();
+              if (attributes.isRegularFile()
+                  && !referenced.contains(path)
+                  && attributes.lastModifiedTime().toMillis() < cutoff
+                  && Files.deleteIfExists(file)) {
+                deleted[0]++;
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // removed by a concurrent maintenance run
+              }
+              throw e;
+            }
+          });
     } catch (IOException e) {
       throw new TimelakeException(
           ErrorCode.INTERNAL,
           "Cannot clean orphan files of " + table.name() + ": " + e.getMessage(),
           e);
     }
-    return deleted;
+    return deleted[0];
+  }
+
+  private static boolean isMissingFile(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof NoSuchFileException
+          || cause instanceof java.io.FileNotFoundException
+          || cause instanceof org.apache.iceberg.exceptions.NotFoundException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Set<String> referenced(Table table) {
