@@ -20,6 +20,7 @@ public final class Engine implements AutoCloseable {
   public static final String CATALOG = "memory";
 
   private final DuckDBConnection database;
+  private volatile boolean functionsInstalled;
 
   private Engine(DuckDBConnection database) {
     this.database = database;
@@ -36,7 +37,6 @@ public final class Engine implements AutoCloseable {
         // Timelake's data files never change once written, so their footers can be cached.
         statement.execute("SET parquet_metadata_cache = true");
       }
-      SignalFunctions.install(connection);
       return new Engine(connection.unwrap(DuckDBConnection.class));
     } catch (SQLException e) {
       throw new TimelakeException(
@@ -44,11 +44,32 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * Defines the signal aggregates (docs/SPEC.md §7) before {@code sql} runs when it names one of
+   * them and they are not defined yet. Defining them costs about 300 ms (time_weighted_mean alone
+   * 110 ms), which a command that uses none should not pay at start-up.
+   */
+  void functionsFor(String sql) {
+    if (!functionsInstalled && SignalFunctions.mentions(sql)) {
+      synchronized (this) {
+        if (!functionsInstalled) {
+          try {
+            SignalFunctions.install(database);
+          } catch (SQLException e) {
+            throw new TimelakeException(
+                ErrorCode.INTERNAL, "Cannot define the signal aggregates: " + e.getMessage(), e);
+          }
+          functionsInstalled = true;
+        }
+      }
+    }
+  }
+
   /** A new connection to the shared database, with the session time zone set to UTC. */
   public EngineConnection connect() {
     try {
       Connection connection = database.duplicate();
-      EngineConnection engineConnection = new EngineConnection(connection);
+      EngineConnection engineConnection = new EngineConnection(connection, this);
       engineConnection.execute("SET TimeZone = 'UTC'");
       FunctionStability.load(engineConnection);
       return engineConnection;

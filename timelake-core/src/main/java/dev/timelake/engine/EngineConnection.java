@@ -31,11 +31,13 @@ public final class EngineConnection implements AutoCloseable {
         }
       };
 
+  private final Engine engine;
   private java.util.Set<String> aggregateFunctions;
   private String timeZone = "UTC";
 
-  EngineConnection(Connection connection) {
+  EngineConnection(Connection connection, Engine engine) {
     this.connection = connection;
+    this.engine = engine;
   }
 
   /**
@@ -88,6 +90,7 @@ public final class EngineConnection implements AutoCloseable {
 
   /** Runs a statement that returns no rows. */
   public void execute(String sql) {
+    engine.functionsFor(sql);
     try (Statement statement = connection.createStatement()) {
       statement.execute(sql);
     } catch (SQLException e) {
@@ -97,6 +100,7 @@ public final class EngineConnection implements AutoCloseable {
 
   /** Runs a query and returns its open result set; the caller closes it. */
   public ResultSet query(String sql) {
+    engine.functionsFor(sql);
     try {
       Statement statement = connection.createStatement();
       statement.closeOnCompletion();
@@ -132,11 +136,20 @@ public final class EngineConnection implements AutoCloseable {
 
   /** A prepared statement on this connection; the caller closes it. */
   public PreparedStatement prepare(String sql) {
+    engine.functionsFor(sql);
     try {
       return connection.prepareStatement(sql);
     } catch (SQLException e) {
       throw failed(sql, e);
     }
+  }
+
+  /**
+   * Defines the signal aggregates first when {@code sql} names one, for SQL run on {@link #jdbc()}
+   * directly; {@link #execute}, {@link #query} and {@link #prepare} do this themselves.
+   */
+  public void defineFunctionsFor(String sql) {
+    engine.functionsFor(sql);
   }
 
   /** The underlying JDBC connection, for Arrow import and export inside Timelake. */

@@ -65,6 +65,33 @@ public final class SignalFunctions {
     return List.copyOf(statements);
   }
 
+  /**
+   * The names the script defines (lower case), public functions and helpers alike, read from its
+   * {@code CREATE OR REPLACE MACRO} lines.
+   */
+  private static final java.util.Set<String> NAMES = names();
+
+  private static java.util.Set<String> names() {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    java.util.regex.Matcher macro =
+        java.util.regex.Pattern.compile("CREATE OR REPLACE MACRO (\\w+)").matcher(SCRIPT);
+    while (macro.find()) {
+      names.add(macro.group(1).toLowerCase(java.util.Locale.ROOT));
+    }
+    return java.util.Set.copyOf(names);
+  }
+
+  /** True when {@code sql} may call one of the functions (it contains one of their names). */
+  public static boolean mentions(String sql) {
+    String text = sql.toLowerCase(java.util.Locale.ROOT);
+    for (String name : NAMES) {
+      if (text.contains(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Defines every function in the database {@code connection} belongs to. */
   public static void install(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {

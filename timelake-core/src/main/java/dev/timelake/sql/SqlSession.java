@@ -466,6 +466,7 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome passThrough(String text, List<String> explanation) {
     java.sql.Statement statement = null;
+    connection.defineFunctionsFor(text);
     try {
       statement = connection.jdbc().createStatement();
       boolean rows = statement.execute(text);
