@@ -9,6 +9,7 @@ public enum StatementKind {
   INSERT,
   UPSERT,
   CREATE_TABLE,
+  ALTER_TABLE,
   DROP_TABLE,
   CREATE_ROLLUP,
   REFRESH_ROLLUP,

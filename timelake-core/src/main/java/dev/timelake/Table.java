@@ -104,6 +104,17 @@ public final class Table {
     return new Table(catalog, catalog.setProperties(name(), settings));
   }
 
+  /**
+   * Adds the nullable column {@code column} of type {@code type} at the end of the schema; rows
+   * written before read it as NULL. Returns the table as altered.
+   *
+   * @throws ValidationException when the table has a column of that name or the type is not
+   *     supported
+   */
+  public Table addColumn(String column, ColumnType type) {
+    return new Table(catalog, catalog.addColumns(name(), List.of(Column.nullable(column, type))));
+  }
+
   /** The newest committed state of this table. */
   public Table refresh() {
     return new Table(catalog, catalog.require(name()));

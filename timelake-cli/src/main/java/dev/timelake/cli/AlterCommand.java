@@ -15,18 +15,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** Changes table-level settings in one commit. */
+/** Changes table-level settings in one commit, or adds columns. */
 @Command(
     name = "alter",
     sortOptions = false,
     description = {
-      "Changes table settings.",
-      "Sets or resets table-level settings in one commit; see `timelake settings`."
+      "Changes table settings, or adds columns.",
+      "Sets or resets table-level settings in one commit (see `timelake settings`), or adds"
+          + " nullable columns in one commit; rows written before read them as NULL."
     },
     footer = {
       "%nExample:",
       "  timelake alter iot.readings --set read-dedup-strategy=keys-first \\",
-      "      --reset compression-codec"
+      "      --reset compression-codec",
+      "  timelake alter iot.readings --add-column \"quality INTEGER\""
     })
 final class AlterCommand extends LakeCommand {
   @Spec private CommandSpec spec;
@@ -46,10 +48,24 @@ final class AlterCommand extends LakeCommand {
       description = "A setting to reset to its default (repeatable).")
   private List<String> reset = new ArrayList<>();
 
+  @Option(
+      names = "--add-column",
+      paramLabel = "\"NAME TYPE\"",
+      description = "A nullable column to add, e.g. \"quality INTEGER\" (repeatable).")
+  private List<String> addColumns = new ArrayList<>();
+
   @Override
   int run() {
+    if (!addColumns.isEmpty()) {
+      if (!set.isEmpty() || !reset.isEmpty()) {
+        throw new ParameterException(
+            spec.commandLine(), "Add columns and change settings in two commands");
+      }
+      return addColumns();
+    }
     if (set.isEmpty() && reset.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "Nothing to alter: give --set or --reset");
+      throw new ParameterException(
+          spec.commandLine(), "Nothing to alter: give --set, --reset or --add-column");
     }
     Map<String, String> changes = new LinkedHashMap<>(set);
     reset.forEach(key -> changes.put(key, ""));
@@ -67,6 +83,39 @@ final class AlterCommand extends LakeCommand {
                     + (value != null
                         ? value
                         : setting.defaultValue().orElse("(unset)") + " (default)"));
+      }
+    }
+    return 0;
+  }
+
+  /** Adds the columns through SQL, so that the one parser of column types reads them. */
+  private int addColumns() {
+    try (Lake lake = main.openLake();
+        dev.timelake.Session session = lake.newSession()) {
+      dev.timelake.TableName name = lake.table(table).name();
+      StringBuilder sql =
+          new StringBuilder("ALTER TABLE ")
+              .append(dev.timelake.engine.SqlText.qualified(name.namespace(), name.name()));
+      for (int i = 0; i < addColumns.size(); i++) {
+        String[] parts = addColumns.get(i).strip().split("\\s+", 2);
+        if (parts.length < 2) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--add-column '"
+                  + addColumns.get(i)
+                  + "': give a name and a type, e.g. \"quality"
+                  + " INTEGER\"");
+        }
+        sql.append(i == 0 ? " " : ", ")
+            .append("ADD COLUMN ")
+            .append(dev.timelake.engine.SqlText.identifier(parts[0]))
+            .append(' ')
+            .append(
+                dev.timelake.ColumnType.parse(parts[1])
+                    .sql()); // parsed, then printed: no user text in SQL
+      }
+      try (dev.timelake.QueryResult result = session.sql(sql.toString())) {
+        out().println(result.message());
       }
     }
     return 0;

@@ -263,6 +263,52 @@ public final class LakeCatalog implements AutoCloseable {
     return require(name);
   }
 
+  /**
+   * Adds nullable columns at the end of a table's schema in one commit (Iceberg schema evolution):
+   * rows written before read them as NULL; keys, dedup and rollups are unaffected.
+   *
+   * @throws dev.timelake.ValidationException naming the table and column when a column exists
+   *     already, is NOT NULL, or its type is not supported; nothing is changed then
+   */
+  public LoadedTable addColumns(TableName name, List<dev.timelake.Column> columns) {
+    LoadedTable loaded = require(name);
+    java.util.Set<String> names = new java.util.HashSet<>();
+    loaded
+        .contract()
+        .columns()
+        .forEach(c -> names.add(c.name().toLowerCase(java.util.Locale.ROOT)));
+    org.apache.iceberg.UpdateSchema update = loaded.iceberg().updateSchema();
+    for (dev.timelake.Column column : columns) {
+      if (!column.isNullable()) {
+        throw TimelakeException.validation(
+            "Cannot add column '%s' to %s: a column added to a table must allow NULL (the rows"
+                + " written before have no value for it)",
+            column.name(), name);
+      }
+      if (!names.add(column.name().toLowerCase(java.util.Locale.ROOT))) {
+        throw TimelakeException.validation(
+            "Cannot add column '%s' to %s: it has a column of that name already",
+            column.name(), name);
+      }
+      int[] placeholder = {1};
+      // Iceberg gives the column (and any nested field) fresh ids.
+      update.addColumn(
+          column.name(),
+          dev.timelake.table.TypeMapping.toIceberg(column.type(), () -> placeholder[0]++));
+    }
+    try {
+      update.commit();
+    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
+      throw new dev.timelake.ConflictException(
+          "Cannot add columns to "
+              + name
+              + ": a concurrent change of the table won; retry: "
+              + e.getMessage(),
+          e);
+    }
+    return require(name);
+  }
+
   private static TableIdentifier identifier(TableName name) {
     return TableIdentifier.of(name.namespace(), name.name());
   }

@@ -36,12 +36,12 @@ public final class ScanSql {
     String where = keyFilter.map(filter -> " WHERE " + filter).orElse("");
     List<String> parts = new ArrayList<>();
     if (!plan.independent().isEmpty()) {
-      parts.add("SELECT " + columns + " FROM " + readParquet(plan.independent()) + where);
+      parts.add("SELECT " + columns + " FROM " + readParquet(contract, plan.independent()) + where);
     }
     for (List<PlannedFile> group : plan.overlapping()) {
       if (group.stream().allMatch(PlannedFile::fresh)) {
         // Fresh files never share a key with each other.
-        parts.add("SELECT " + columns + " FROM " + readParquet(group) + where);
+        parts.add("SELECT " + columns + " FROM " + readParquet(contract, group) + where);
         continue;
       }
       parts.add(
@@ -66,14 +66,14 @@ public final class ScanSql {
       TableContract contract, String columns, List<PlannedFile> group, String where) {
     List<PlannedFile> fresh = group.stream().filter(PlannedFile::fresh).toList();
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
-    String contested = ranked(columns, notFresh, where);
+    String contested = ranked(contract, columns, notFresh, where);
     String uncontested = "";
     if (!fresh.isEmpty()) {
       String keys = "(" + heldKeys(contract, notFresh, where) + ")";
       String freshRows =
           where.isEmpty()
-              ? readParquet(fresh)
-              : "(SELECT " + columns + " FROM " + readParquet(fresh) + where + ")";
+              ? readParquet(contract, fresh)
+              : "(SELECT " + columns + " FROM " + readParquet(contract, fresh) + where + ")";
       uncontested =
           "SELECT "
               + columns
@@ -90,7 +90,7 @@ public final class ScanSql {
               + " UNION ALL ";
       contested +=
           " UNION ALL SELECT * FROM ("
-              + ranked(columns, fresh, where)
+              + ranked(contract, columns, fresh, where)
               + ") AS "
               + ROW
               + " SEMI JOIN "
@@ -124,7 +124,7 @@ public final class ScanSql {
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
     String copies =
         "SELECT * FROM ("
-            + ranked(SqlText.identifiers(rankColumns), group, where)
+            + ranked(contract, SqlText.identifiers(rankColumns), group, where)
             + ") AS "
             + ROW
             + " SEMI JOIN ("
@@ -149,7 +149,7 @@ public final class ScanSql {
     return "SELECT "
         + columns
         + " FROM ("
-        + ranked(columns, group, where)
+        + ranked(contract, columns, group, where)
         + ") AS "
         + ROW
         + " ANTI JOIN ("
@@ -173,7 +173,7 @@ public final class ScanSql {
     return "SELECT DISTINCT "
         + SqlText.identifiers(contract.keyColumns())
         + " FROM "
-        + readParquet(files)
+        + readParquet(contract, files)
         + where;
   }
 
@@ -196,7 +196,8 @@ public final class ScanSql {
    * order and each row's number is looked up by DuckDB's {@code file_index}. A table with a column
    * of that name is read file by file instead.
    */
-  private static String ranked(String columns, List<PlannedFile> files, String where) {
+  private static String ranked(
+      TableContract contract, String columns, List<PlannedFile> files, String where) {
     if (columns.toLowerCase(java.util.Locale.ROOT).contains("\"file_index\"")) {
       List<String> ranked = new ArrayList<>();
       for (PlannedFile file : files) {
@@ -208,7 +209,7 @@ public final class ScanSql {
                 + " AS BIGINT) AS "
                 + SEQUENCE
                 + " FROM "
-                + readParquet(List.of(file))
+                + readParquet(contract, List.of(file))
                 + where);
       }
       return String.join(" UNION ALL ", ranked);
@@ -221,7 +222,7 @@ public final class ScanSql {
         + "] AS BIGINT[])[CAST(file_index AS BIGINT) + 1] AS "
         + SEQUENCE
         + " FROM "
-        + readParquet(files)
+        + readParquet(contract, files)
         + where;
   }
 
@@ -231,6 +232,34 @@ public final class ScanSql {
     contract.ingestTimeColumn().ifPresent(c -> order.add(SqlText.identifier(c) + " DESC"));
     order.add(SEQUENCE + " DESC");
     return String.join(", ", order);
+  }
+
+  /**
+   * {@code read_parquet([...])} over the files of a table: by field id, with its columns' names and
+   * types, when the table's schema changed (older files then read added columns as NULL).
+   */
+  static String readParquet(TableContract contract, List<PlannedFile> files) {
+    String plain = readParquet(files);
+    if (!contract.hasEvolvedSchema()) {
+      return plain;
+    }
+    List<String> entries = new ArrayList<>();
+    for (dev.timelake.Column column : contract.columns()) {
+      Integer id = contract.evolvedFieldIds().get(column.name());
+      if (id != null) {
+        entries.add(
+            id
+                + ": {name: "
+                + SqlText.literal(column.name())
+                + ", type: "
+                + SqlText.literal(column.type().sql())
+                + ", default_value: NULL}");
+      }
+    }
+    return plain.substring(0, plain.length() - 1)
+        + ", schema = MAP {"
+        + String.join(", ", entries)
+        + "})";
   }
 
   /** {@code read_parquet([...])} over the files' local paths. */

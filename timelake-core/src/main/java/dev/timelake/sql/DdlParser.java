@@ -7,6 +7,7 @@ import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.table.TableOptions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -40,6 +41,46 @@ final class DdlParser {
       parseOptions(name, String.join(" ", options), builder);
     }
     return builder.build();
+  }
+
+  /**
+   * The columns an {@code ALTER TABLE … ADD [COLUMN] name TYPE} statement adds.
+   *
+   * @throws dev.timelake.ValidationException for any other change (Timelake changes a schema only
+   *     by adding nullable columns; settings change with {@code timelake alter … --set})
+   */
+  static List<Column> addedColumns(TableName name, net.sf.jsqlparser.statement.alter.Alter alter) {
+    List<Column> columns = new ArrayList<>();
+    for (net.sf.jsqlparser.statement.alter.AlterExpression expression :
+        alter.getAlterExpressions()) {
+      if (expression.getOperation() != net.sf.jsqlparser.statement.alter.AlterOperation.ADD
+          || expression.getColDataTypeList() == null
+          || expression.getColDataTypeList().isEmpty()) {
+        throw TimelakeException.validation(
+            "Cannot alter %s: only ALTER TABLE %s ADD COLUMN name TYPE is supported, not %s"
+                + " (settings change with timelake alter %s --set key=value)",
+            name, name, expression, name);
+      }
+      for (var definition : expression.getColDataTypeList()) {
+        String type = definition.getColDataType().getDataType().replaceAll("\\s+\\(", "(");
+        List<String> arguments = definition.getColDataType().getArgumentsStringList();
+        if (arguments != null && !arguments.isEmpty()) {
+          type = type + "(" + String.join(",", arguments) + ")";
+        }
+        String column = SyntaxNames.unquote(definition.getColumnName());
+        List<String> specs = definition.getColumnSpecs();
+        String joined = specs == null ? "" : String.join(" ", specs).toUpperCase(Locale.ROOT);
+        Column parsed;
+        try {
+          parsed = Column.nullable(column, ColumnType.parse(type));
+        } catch (IllegalArgumentException e) {
+          throw TimelakeException.validation(
+              "Cannot add column '%s' to %s: %s", column, name, e.getMessage());
+        }
+        columns.add(joined.contains("NOT NULL") ? parsed.asRequired() : parsed);
+      }
+    }
+    return columns;
   }
 
   private static Column column(ColumnDefinition definition) {

@@ -149,6 +149,8 @@ public final class SqlSession implements AutoCloseable {
           upsert.getTable(), upsert.getColumns(), upsert.getSelect(), StatementKind.UPSERT);
     } else if (statement instanceof CreateTable create) {
       return createTable(create, text);
+    } else if (statement instanceof net.sf.jsqlparser.statement.alter.Alter alter) {
+      return alter(alter);
     } else if (statement instanceof Drop drop) {
       return drop(drop, text);
     } else if (statement instanceof SetStatement set) {
@@ -315,11 +317,23 @@ public final class SqlSession implements AutoCloseable {
       return columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
     }
     int count = connection.rows("DESCRIBE " + source).size();
-    List<String> tableColumns = table.contract().columnNames();
+    // The insertion time is Timelake's, set by the append; a column list may name it.
+    List<String> tableColumns =
+        table.contract().columnNames().stream()
+            .filter(c -> !table.contract().ingestTimeColumn().map(c::equals).orElse(false))
+            .toList();
     if (count > tableColumns.size()) {
       throw TimelakeException.validation(
-          "Cannot insert into %s: %d values per row but the table has %d columns (%s)",
-          table.name(), count, tableColumns.size(), String.join(", ", tableColumns));
+          "Cannot insert into %s: %d values per row but the table has %d columns (%s)%s",
+          table.name(),
+          count,
+          tableColumns.size(),
+          String.join(", ", tableColumns),
+          table
+              .contract()
+              .ingestTimeColumn()
+              .map(c -> "; to set " + c + " too, name the columns: INSERT INTO … (…, " + c + ")")
+              .orElse(""));
     }
     return tableColumns.subList(0, count);
   }
@@ -436,6 +450,22 @@ public final class SqlSession implements AutoCloseable {
         outcome.append(),
         planned.routes(),
         outcome.explanation());
+  }
+
+  /**
+   * {@code ALTER TABLE t ADD [COLUMN] name TYPE [, ADD …]}: the only change of a table's schema.
+   */
+  private StatementOutcome alter(net.sf.jsqlparser.statement.alter.Alter alter) {
+    TableName name = SyntaxNames.tableName(alter.getTable());
+    catalog.require(name);
+    List<Column> added = DdlParser.addedColumns(name, alter);
+    catalog.addColumns(name, added);
+    return StatementOutcome.message(
+        StatementKind.ALTER_TABLE,
+        "Altered table "
+            + name
+            + ": added "
+            + String.join(", ", added.stream().map(c -> c.name() + " " + c.type()).toList()));
   }
 
   /** A small result built from literal values, through the quoting helper. */

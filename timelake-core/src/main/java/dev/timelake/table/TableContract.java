@@ -17,7 +17,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * What Timelake knows about a table, read from its {@code timelake.*} properties and schema: the
- * time column, series key, chunk, insertion-time column and every table-level setting. Immutable.
+ * time column, series key, chunk, insertion-time column, every table-level setting, and for a table
+ * whose schema changed the field id of each column. Immutable.
  */
 public record TableContract(
     TableName name,
@@ -26,7 +27,8 @@ public record TableContract(
     List<String> seriesKey,
     Chunk chunk,
     Optional<String> ingestTimeColumn,
-    Map<String, String> settings) {
+    Map<String, String> settings,
+    Map<String, Integer> evolvedFieldIds) {
 
   /** The newest table format this version of Timelake reads and writes. */
   public static final int FORMAT_VERSION = 2;
@@ -39,6 +41,19 @@ public record TableContract(
     requireNonNull(chunk, "chunk is null");
     requireNonNull(ingestTimeColumn, "ingestTimeColumn is null");
     settings = Map.copyOf(settings);
+    evolvedFieldIds = Map.copyOf(evolvedFieldIds);
+  }
+
+  /** A contract of a table whose schema never changed. */
+  public TableContract(
+      TableName name,
+      List<Column> columns,
+      Optional<String> timeColumn,
+      List<String> seriesKey,
+      Chunk chunk,
+      Optional<String> ingestTimeColumn,
+      Map<String, String> settings) {
+    this(name, columns, timeColumn, seriesKey, chunk, ingestTimeColumn, settings, Map.of());
   }
 
   /** Reads the contract of an Iceberg table; refuses tables of a newer format. */
@@ -66,7 +81,26 @@ public record TableContract(
         Settings.splitList(settings.get(Settings.SERIES_KEY.name())),
         Chunk.parse(settings.getOrDefault(Settings.CHUNK.name(), "day")),
         Optional.ofNullable(settings.get(Settings.INGEST_TIME_COLUMN.name())),
-        settings);
+        settings,
+        table.schemas().size() > 1 ? fieldIds(table.schema()) : Map.of());
+  }
+
+  /** The field id of each top-level column, by name. */
+  private static Map<String, Integer> fieldIds(Schema schema) {
+    Map<String, Integer> ids = new java.util.LinkedHashMap<>();
+    for (Types.NestedField field : schema.columns()) {
+      ids.put(field.name(), field.fieldId());
+    }
+    return ids;
+  }
+
+  /**
+   * True when the table's schema changed since it was created (a column was added): its older data
+   * files lack columns, so they are read by field id, the missing columns as NULL ({@code
+   * evolvedFieldIds} holds the current ids; empty otherwise).
+   */
+  public boolean hasEvolvedSchema() {
+    return !evolvedFieldIds.isEmpty();
   }
 
   private static List<Column> columnsOf(Schema schema) {
