@@ -1,0 +1,37 @@
+package dev.timelake.index;
+
+import dev.timelake.ValidationException;
+
+/**
+ * A granularity that cannot be read, with the reason as a kind (the reference sheet's error cases)
+ * and the text that was given.
+ */
+public final class InvalidGranularityException extends ValidationException {
+  /** Why a granularity was refused. */
+  public enum Reason {
+    UNKNOWN_UNIT,
+    INVALID_NUMBER,
+    MISSING_UNIT,
+    MISSING_NUMBER,
+    NON_POSITIVE,
+    TOO_LARGE
+  }
+
+  private final Reason reason;
+  private final String text;
+
+  InvalidGranularityException(Reason reason, String text, String message) {
+    super(message);
+    this.reason = reason;
+    this.text = text;
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+
+  /** The granularity as it was given. */
+  public String text() {
+    return text;
+  }
+}
