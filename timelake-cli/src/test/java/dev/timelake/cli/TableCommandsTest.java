@@ -171,11 +171,38 @@ class TableCommandsTest {
   }
 
   @Test
+  void alterAddsColumnsThatOlderRowsReadAsNull() {
+    cli.run(
+        "create",
+        "iot.extra",
+        "--columns",
+        "device VARCHAR, time TIMESTAMPTZ, value DOUBLE",
+        "--time-column",
+        "time",
+        "--series-key",
+        "device");
+    Run added =
+        cli.run(
+            "alter",
+            "iot.extra",
+            "--add-column",
+            "quality INTEGER",
+            "--add-column",
+            "note VARCHAR");
+    assertThat(added.status()).as(added.err()).isZero();
+    assertThat(added.out())
+        .contains("Altered table iot.extra: added quality INTEGER, note VARCHAR");
+    Run again = cli.run("alter", "iot.extra", "--add-column", "quality INTEGER");
+    assertThat(again.status()).isEqualTo(2);
+    assertThat(again.err()).contains("it has a column of that name already");
+  }
+
+  @Test
   void alterWithoutChangesIsAUsageError() {
     Run run = cli.run("alter", "iot.readings");
 
     assertThat(run.status()).isEqualTo(2);
-    assertThat(run.err()).startsWith("Nothing to alter: give --set or --reset\n");
+    assertThat(run.err()).startsWith("Nothing to alter: give --set, --reset or --add-column\n");
   }
 
   @Test

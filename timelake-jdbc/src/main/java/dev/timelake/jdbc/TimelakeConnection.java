@@ -292,10 +292,7 @@ final class TimelakeConnection extends ConnectionDefaults {
 
   @Override
   public <T> T unwrap(Class<T> type) throws SQLException {
-    if (type.isInstance(this)) {
-      return type.cast(this);
-    }
-    throw new SQLException("A Timelake connection is not a " + type.getName());
+    return Results.unwrap(this, type, "A Timelake connection");
   }
 
   @Override

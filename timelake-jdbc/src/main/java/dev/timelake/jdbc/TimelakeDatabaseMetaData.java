@@ -459,10 +459,7 @@ final class TimelakeDatabaseMetaData extends MetaDataDefaults implements AutoClo
 
   @Override
   public <T> T unwrap(Class<T> type) throws SQLException {
-    if (type.isInstance(this)) {
-      return type.cast(this);
-    }
-    throw new SQLException("Timelake's metadata is not a " + type.getName());
+    return Results.unwrap(this, type, "Timelake's metadata");
   }
 
   @Override

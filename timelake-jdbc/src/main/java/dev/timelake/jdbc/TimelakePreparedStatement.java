@@ -83,12 +83,7 @@ final class TimelakePreparedStatement extends PreparedStatementDefaults {
 
   @Override
   public int[] executeBatch() throws SQLException {
-    long[] counts = executeLargeBatch();
-    int[] small = new int[counts.length];
-    for (int i = 0; i < counts.length; i++) {
-      small[i] = (int) Math.min(Integer.MAX_VALUE, counts[i]);
-    }
-    return small;
+    return toInts(executeLargeBatch());
   }
 
   /**

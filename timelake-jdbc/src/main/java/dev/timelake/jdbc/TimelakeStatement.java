@@ -134,7 +134,11 @@ class TimelakeStatement extends StatementDefaults {
   /** Runs the batch's statements in order; each commits on its own. */
   @Override
   public int[] executeBatch() throws SQLException {
-    long[] counts = executeLargeBatch();
+    return toInts(executeLargeBatch());
+  }
+
+  /** Update counts as {@code int}s, the largest ones capped as JDBC allows. */
+  static int[] toInts(long[] counts) {
     int[] small = new int[counts.length];
     for (int i = 0; i < counts.length; i++) {
       small[i] = (int) Math.min(Integer.MAX_VALUE, counts[i]);
@@ -297,10 +301,7 @@ class TimelakeStatement extends StatementDefaults {
 
   @Override
   public <T> T unwrap(Class<T> type) throws SQLException {
-    if (type.isInstance(this)) {
-      return type.cast(this);
-    }
-    throw new SQLException("A Timelake statement is not a " + type.getName());
+    return Results.unwrap(this, type, "A Timelake statement");
   }
 
   @Override
