@@ -148,6 +148,22 @@ public final class Lake implements AutoCloseable {
     catalog.confineFileAccess(java.util.List.of(root));
   }
 
+  /**
+   * A folder of this lake for files a caller stages to append (a server's COPY data): the engine
+   * reads it even when its file access is confined. Created on demand; the caller deletes its
+   * files.
+   */
+  public Path stagingDirectory() {
+    Path staging = catalog.tempDirectory().resolve("staging");
+    try {
+      java.nio.file.Files.createDirectories(staging);
+    } catch (java.io.IOException e) {
+      throw TimelakeException.validation(
+          "Cannot create the staging folder %s: %s", staging, e.getMessage());
+    }
+    return staging;
+  }
+
   /** A new SQL session with its own settings. Sessions are not thread-safe; use one per thread. */
   public Session newSession() {
     return new Session(catalog);

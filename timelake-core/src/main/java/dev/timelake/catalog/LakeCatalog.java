@@ -51,6 +51,11 @@ public final class LakeCatalog implements AutoCloseable {
     this.tempDirectory = tempDirectory;
   }
 
+  /** The engine's temporary folder, which it may read and write even when confined. */
+  public Path tempDirectory() {
+    return tempDirectory;
+  }
+
   /** Where the lake lives, for messages. */
   public String description() {
     return description;

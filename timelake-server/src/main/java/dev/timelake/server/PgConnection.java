@@ -226,7 +226,7 @@ final class PgConnection implements Runnable {
       }
       try {
         switch (type) {
-          case 'Q' -> simpleQuery(body.string());
+          case 'Q' -> simpleQuery(in, body.string());
           case 'P' -> parse(body);
           case 'B' -> bind(body);
           case 'D' -> describe(body);
@@ -427,20 +427,30 @@ final class PgConnection implements Runnable {
   }
 
   /** Runs each statement of {@code text}; the first failure ends the query string. */
-  private void simpleQuery(String text) throws IOException {
+  private void simpleQuery(DataInputStream in, String text) throws IOException {
     List<String> statements = StatementSplitter.statements(text);
     if (statements.isEmpty()) {
       out.begin('I').end(); // EmptyQueryResponse
     }
     for (String statement : statements) {
-      if (!run(statement)) {
+      if (!run(in, statement)) {
         break;
       }
     }
     ready();
   }
 
-  private boolean run(String sql) {
+  private boolean run(DataInputStream in, String sql) throws IOException {
+    Optional<PgCopy> copy;
+    try {
+      copy = PgCopy.parse(sql);
+    } catch (IllegalArgumentException e) {
+      error("0A000", e.getMessage());
+      return false;
+    }
+    if (copy.isPresent()) {
+      return copyIn(in, copy.get());
+    }
     Matcher set = CLIENT_SETTING.matcher(sql);
     if (set.matches() && CLIENT_SETTINGS.contains(set.group(1).toLowerCase(Locale.ROOT))) {
       // What PostgreSQL drivers set on connecting; Timelake keeps UTC, UTF-8 and ISO dates.
@@ -459,6 +469,24 @@ final class PgConnection implements Runnable {
       return false;
     } catch (RuntimeException e) {
       error("XX000", String.valueOf(e.getMessage()));
+      return false;
+    }
+  }
+
+  /** COPY … FROM STDIN: the rows appended as one commit, or nothing on CopyFail or an error. */
+  private boolean copyIn(DataInputStream in, PgCopy copy) throws IOException {
+    try {
+      Optional<dev.timelake.AppendResult> appended = copy.receive(lake, in, out);
+      if (appended.isEmpty()) {
+        error(
+            "57014",
+            "COPY into " + copy.table() + " was cancelled by the client; nothing appended");
+        return false;
+      }
+      out.begin('C').string("COPY " + appended.get().rows()).end();
+      return true;
+    } catch (TimelakeException e) {
+      error(state(e), e.getMessage());
       return false;
     }
   }

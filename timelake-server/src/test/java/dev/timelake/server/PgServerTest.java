@@ -291,6 +291,53 @@ class PgServerTest {
   }
 
   @Test
+  void copiesCsvFromTheClientAsOneAppend() throws Exception {
+    try (Connection connection = connect("extended")) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(
+            "CREATE TABLE iot.k (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+                + " 'time', series_key = 'tag')");
+      }
+      org.postgresql.copy.CopyManager copy =
+          connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+      long copied =
+          copy.copyIn(
+              "COPY iot.k FROM STDIN (FORMAT csv)",
+              new java.io.StringReader(
+                  "a,2026-01-01 00:00:00+00,1.5\nb,2026-01-01 00:00:01+00,\n\"c,d\",2026-01-01"
+                      + " 00:00:02+00,3\n"));
+      assertThat(copied).isEqualTo(3);
+      assertThat(
+              copy.copyIn(
+                  "COPY iot.k (time, tag, value) FROM STDIN CSV HEADER",
+                  new java.io.StringReader("time,tag,value\n2026-01-01 00:00:03+00,a,4.5\n")))
+          .isEqualTo(1);
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY iot.k FROM STDIN", new java.io.StringReader("a\t2026-01-01\t1\n")))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("reads CSV only");
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY iot.k FROM STDIN (FORMAT csv)",
+                      new java.io.StringReader("a,not a time,1\n")))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("time");
+      try (Statement statement = connection.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT tag, value FROM iot.k ORDER BY time")) {
+        List<String> seen = new ArrayList<>();
+        while (rows.next()) {
+          seen.add(rows.getString(1) + "=" + rows.getObject(2));
+        }
+        assertThat(seen).containsExactly("a=1.5", "b=null", "c,d=3.0", "a=4.5");
+      }
+    }
+    assertThat(Files.list(lake.stagingDirectory())).isEmpty(); // no staging file left behind
+  }
+
+  @Test
   void refusesAnAddressBeyondThisMachineWithoutAPassword() {
     assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("0.0.0.0", 0)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -313,6 +360,15 @@ class PgServerTest {
         .containsExactly(
             "CREATE TABLE", "INSERT 0 1", "x|2026-01-01 00:00:00+00|2.5", "it's; fine");
     assertThat(psql("SELECT * FROM iot.nope")).anyMatch(line -> line.contains("iot.nope"));
+    Path csv = warehouse.resolveSibling("readings-" + server.port() + ".csv");
+    Files.writeString(
+        csv, "tag,time,value\ny,2026-01-01 00:00:00+00,1\nz,2026-01-01 00:00:01+00,2\n");
+    try {
+      assertThat(psql("\\copy iot.t FROM '" + csv + "' CSV HEADER")).containsExactly("COPY 2");
+      assertThat(psql("SELECT count(*) FROM iot.t")).containsExactly("3");
+    } finally {
+      Files.deleteIfExists(csv);
+    }
   }
 
   private List<String> psql(String sql) throws Exception {
