@@ -46,6 +46,15 @@ public final class Session implements AutoCloseable {
     return session.describe(sql);
   }
 
+  /**
+   * Interrupts the statement this session is running, from another thread (a server's cancel
+   * request, a timeout): it fails with an interrupt error and changes nothing. Nothing happens when
+   * none runs.
+   */
+  public void cancel() {
+    session.cancel();
+  }
+
   /** Sets a session-level setting, like {@code SET timelake.read_dedup = false}. */
   public Session set(String setting, String value) {
     session.settings().set(setting, value);

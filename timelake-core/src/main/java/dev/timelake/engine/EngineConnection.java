@@ -32,6 +32,10 @@ public final class EngineConnection implements AutoCloseable {
       };
 
   private final Engine engine;
+
+  /** The statement running now, for {@link #cancel}. */
+  private volatile Statement running;
+
   private java.util.Set<String> aggregateFunctions;
   private String timeZone = "UTC";
 
@@ -92,9 +96,27 @@ public final class EngineConnection implements AutoCloseable {
   public void execute(String sql) {
     engine.functionsFor(sql);
     try (Statement statement = connection.createStatement()) {
+      running = statement;
       statement.execute(sql);
     } catch (SQLException e) {
       throw failed(sql, e);
+    } finally {
+      running = null;
+    }
+  }
+
+  /**
+   * Interrupts the statement this connection is running, from another thread: it fails with
+   * DuckDB's interrupt error. Nothing happens when none runs.
+   */
+  public void cancel() {
+    Statement statement = running;
+    if (statement != null) {
+      try {
+        statement.cancel();
+      } catch (SQLException e) {
+        // It ended meanwhile.
+      }
     }
   }
 
@@ -104,9 +126,12 @@ public final class EngineConnection implements AutoCloseable {
     try {
       Statement statement = connection.createStatement();
       statement.closeOnCompletion();
+      running = statement;
       return statement.executeQuery(sql);
     } catch (SQLException e) {
       throw failed(sql, e);
+    } finally {
+      running = null;
     }
   }
 

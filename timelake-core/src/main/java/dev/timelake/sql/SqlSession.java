@@ -117,6 +117,11 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
+  /** Interrupts the statement running in this session, from another thread. */
+  public void cancel() {
+    connection.cancel();
+  }
+
   /** Runs one statement. */
   public StatementOutcome execute(String sql) {
     String text = stripTrailingSemicolon(sql);

@@ -62,6 +62,9 @@ final class PgConnection implements Runnable {
   private final Socket socket;
   private final Lake lake;
   private final Optional<Credentials> credentials;
+  private final PgCancels cancels;
+  private final int key = ThreadLocalRandom.current().nextInt();
+  private final int secret = ThreadLocalRandom.current().nextInt();
   private final Map<String, String> startup = new LinkedHashMap<>();
   private final Map<String, Prepared> prepared = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
@@ -69,10 +72,11 @@ final class PgConnection implements Runnable {
   private Session session;
   private boolean failedUntilSync;
 
-  PgConnection(Socket socket, Lake lake, Optional<Credentials> credentials) {
+  PgConnection(Socket socket, Lake lake, Optional<Credentials> credentials, PgCancels cancels) {
     this.socket = socket;
     this.lake = lake;
     this.credentials = credentials;
+    this.cancels = cancels;
   }
 
   @Override
@@ -88,6 +92,7 @@ final class PgConnection implements Runnable {
       // The client went away; nothing to answer.
     } finally {
       if (session != null) {
+        cancels.unregister(key);
         session.close();
       }
     }
@@ -103,6 +108,8 @@ final class PgConnection implements Runnable {
         continue;
       }
       if (code == CANCEL_REQUEST) {
+        // A client's Ctrl-C or statement timeout, on a connection of its own: pid and secret.
+        cancels.cancel(startPacket.int32(), startPacket.int32());
         return false;
       }
       if (code != PROTOCOL_3) {
@@ -138,10 +145,8 @@ final class PgConnection implements Runnable {
     parameter("integer_datetimes", "on");
     parameter("standard_conforming_strings", "on");
     parameter("application_name", startup.getOrDefault("application_name", ""));
-    out.begin('K')
-        .int32((int) ProcessHandle.current().pid())
-        .int32(ThreadLocalRandom.current().nextInt())
-        .end();
+    out.begin('K').int32(key).int32(secret).end();
+    cancels.register(key, secret, session);
     ready();
     return true;
   }
@@ -556,6 +561,9 @@ final class PgConnection implements Runnable {
   }
 
   private static String state(TimelakeException e) {
+    if (String.valueOf(e.getMessage()).contains("INTERRUPT Error")) {
+      return "57014"; // query_canceled
+    }
     if (e instanceof NotFoundException) {
       return "42P01";
     }

@@ -22,6 +22,7 @@ public final class PgServer implements AutoCloseable {
   private final Optional<Credentials> credentials;
   private final ServerSocket listener;
   private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+  private final PgCancels cancels = new PgCancels();
   private final Thread acceptor;
 
   private PgServer(Lake lake, Optional<Credentials> credentials, ServerSocket listener) {
@@ -110,7 +111,7 @@ public final class PgServer implements AutoCloseable {
           new Thread(
               () -> {
                 try {
-                  new PgConnection(socket, lake, credentials).run();
+                  new PgConnection(socket, lake, credentials, cancels).run();
                 } finally {
                   clients.remove(socket);
                 }

@@ -338,6 +338,39 @@ class PgServerTest {
   }
 
   @Test
+  void cancelsARunningStatementAndKeepsTheConnection() throws Exception {
+    String slow = "SELECT count(*) FROM range(100000000000) AS t(i) WHERE i % 7 = 3";
+    try (Connection connection = connect("extended");
+        Statement statement = connection.createStatement()) {
+      java.util.concurrent.CompletableFuture<Throwable> failure =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  statement.executeQuery(slow);
+                  return null;
+                } catch (SQLException e) {
+                  return e;
+                }
+              });
+      Thread.sleep(500);
+      statement.cancel();
+      Throwable cancelled = failure.get(30, TimeUnit.SECONDS);
+      assertThat(cancelled).isInstanceOf(SQLException.class);
+      assertThat(((SQLException) cancelled).getSQLState()).isEqualTo("57014");
+      statement.setQueryTimeout(1); // pgjdbc cancels through the same request
+      assertThatThrownBy(() -> statement.executeQuery(slow))
+          .isInstanceOf(SQLException.class)
+          .extracting(e -> ((SQLException) e).getSQLState())
+          .isEqualTo("57014");
+      statement.setQueryTimeout(0);
+      try (ResultSet one = statement.executeQuery("SELECT 1")) {
+        one.next();
+        assertThat(one.getInt(1)).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
   void refusesAnAddressBeyondThisMachineWithoutAPassword() {
     assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("0.0.0.0", 0)))
         .isInstanceOf(IllegalArgumentException.class)
