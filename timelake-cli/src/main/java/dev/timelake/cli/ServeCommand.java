@@ -4,6 +4,7 @@ import dev.timelake.Lake;
 import dev.timelake.TimelakeException;
 import dev.timelake.server.Credentials;
 import dev.timelake.server.PgServer;
+import dev.timelake.server.ServerLimits;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -41,13 +42,36 @@ final class ServeCommand extends LakeCommand {
       description = "The PostgreSQL-protocol port (default: 5432; 0 picks a free one).")
   private int port = 5432;
 
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      description = "Clients served at once; more are refused (default: 64).")
+  private int maxConnections = ServerLimits.DEFAULT.maxConnections();
+
+  @Option(
+      names = "--statement-timeout",
+      paramLabel = "DURATION",
+      description = "Cancels statements running longer, e.g. 30s or 5m (default: no limit).")
+  private String statementTimeout;
+
   @Override
   int run() {
     Optional<Credentials> credentials = Credentials.fromEnvironment(main.environment());
+    ServerLimits limits;
+    try {
+      limits =
+          new ServerLimits(
+              maxConnections,
+              statementTimeout == null
+                  ? java.time.Duration.ZERO
+                  : dev.timelake.table.Durations.parse(statementTimeout));
+    } catch (IllegalArgumentException e) {
+      throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
+    }
     Lake lake = main.openLake();
     PgServer server;
     try {
-      server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials);
+      server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits);
       if (!InetAddress.getByName(listen).isLoopbackAddress()) {
         err()
             .println(

@@ -17,6 +17,11 @@ final class PgCancels {
     sessions.put(key, new Running(secret, session));
   }
 
+  /** How many sessions run. */
+  int size() {
+    return sessions.size();
+  }
+
   void unregister(int key) {
     sessions.remove(key);
   }

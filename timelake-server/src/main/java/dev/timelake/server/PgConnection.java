@@ -63,6 +63,8 @@ final class PgConnection implements Runnable {
   private final Lake lake;
   private final Optional<Credentials> credentials;
   private final PgCancels cancels;
+  private final ServerLimits limits;
+  private final java.util.concurrent.ScheduledExecutorService timer;
   private final int key = ThreadLocalRandom.current().nextInt();
   private final int secret = ThreadLocalRandom.current().nextInt();
   private final Map<String, String> startup = new LinkedHashMap<>();
@@ -72,11 +74,50 @@ final class PgConnection implements Runnable {
   private Session session;
   private boolean failedUntilSync;
 
-  PgConnection(Socket socket, Lake lake, Optional<Credentials> credentials, PgCancels cancels) {
+  PgConnection(
+      Socket socket,
+      Lake lake,
+      Optional<Credentials> credentials,
+      PgCancels cancels,
+      ServerLimits limits,
+      java.util.concurrent.ScheduledExecutorService timer) {
     this.socket = socket;
     this.lake = lake;
     this.credentials = credentials;
     this.cancels = cancels;
+    this.limits = limits;
+    this.timer = timer;
+  }
+
+  /** Runs {@code sql} in the session, cancelled when it outlasts the statement timeout. */
+  private QueryResult timed(String sql) {
+    if (limits.statementTimeout().isZero()) {
+      return session.sql(sql);
+    }
+    java.util.concurrent.atomic.AtomicBoolean expired =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ScheduledFuture<?> alarm =
+        timer.schedule(
+            () -> {
+              expired.set(true);
+              session.cancel();
+            },
+            limits.statementTimeout().toMillis(),
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+    try {
+      return session.sql(sql);
+    } catch (TimelakeException e) {
+      if (expired.get()) {
+        throw new dev.timelake.QueryFailedException(
+            "INTERRUPT Error: the statement ran longer than this server's statement timeout of "
+                + limits.statementTimeout().toMillis()
+                + " ms and was cancelled",
+            e);
+      }
+      throw e;
+    } finally {
+      alarm.cancel(false);
+    }
   }
 
   @Override
@@ -131,6 +172,13 @@ final class PgConnection implements Runnable {
         startup.put(name, startPacket.string());
       }
       break;
+    }
+    if (cancels.size() >= limits.maxConnections()) {
+      // Counted after the startup packet: a cancel request, on its own connection, is not one.
+      fatal(
+          "53300",
+          "Too many connections: this server admits " + limits.maxConnections() + " at once");
+      return false;
     }
     if (credentials.isPresent() && !authenticate(in, credentials.get())) {
       return false;
@@ -346,7 +394,7 @@ final class PgConnection implements Runnable {
       return;
     }
     Portal portal = requirePortal(name);
-    portal.run(session);
+    portal.run(this::timed);
     if (portal.result.hasRows()) {
       rowDescription(portal.labels(), portal.oids(), portal.formats);
     } else {
@@ -361,7 +409,7 @@ final class PgConnection implements Runnable {
       out.begin('I').end();
       return;
     }
-    portal.run(session);
+    portal.run(this::timed);
     if (portal.result.hasRows()) {
       dataRows(portal.result, portal.oids(), portal.formats);
     } else {
@@ -410,9 +458,9 @@ final class PgConnection implements Runnable {
       this.formats = formats;
     }
 
-    void run(Session session) {
+    void run(java.util.function.Function<String, QueryResult> runner) {
       if (result == null) {
-        result = session.sql(sql);
+        result = runner.apply(sql);
       }
     }
 
@@ -462,7 +510,7 @@ final class PgConnection implements Runnable {
       out.begin('C').string("SET").end();
       return true;
     }
-    try (QueryResult result = session.sql(sql)) {
+    try (QueryResult result = timed(sql)) {
       if (result.hasRows()) {
         sendRows(result);
       } else {

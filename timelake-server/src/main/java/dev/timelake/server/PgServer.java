@@ -23,11 +23,21 @@ public final class PgServer implements AutoCloseable {
   private final ServerSocket listener;
   private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
   private final PgCancels cancels = new PgCancels();
+  private final ServerLimits limits;
+  private final java.util.concurrent.ScheduledExecutorService timer =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "timelake-pg-timeout");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final Thread acceptor;
 
-  private PgServer(Lake lake, Optional<Credentials> credentials, ServerSocket listener) {
+  private PgServer(
+      Lake lake, Optional<Credentials> credentials, ServerLimits limits, ServerSocket listener) {
     this.lake = lake;
     this.credentials = credentials;
+    this.limits = limits;
     this.listener = listener;
     this.acceptor = new Thread(this::accept, "timelake-pg-accept");
     this.acceptor.setDaemon(true);
@@ -52,6 +62,16 @@ public final class PgServer implements AutoCloseable {
    */
   public static PgServer start(
       Lake lake, InetSocketAddress address, Optional<Credentials> credentials) throws IOException {
+    return start(lake, address, credentials, ServerLimits.DEFAULT);
+  }
+
+  /**
+   * Like {@link #start(Lake, InetSocketAddress, Optional)}, with {@code limits} on connections and
+   * statement time.
+   */
+  public static PgServer start(
+      Lake lake, InetSocketAddress address, Optional<Credentials> credentials, ServerLimits limits)
+      throws IOException {
     if (credentials.isEmpty()
         && (address.getAddress() == null || !address.getAddress().isLoopbackAddress())) {
       throw new IllegalArgumentException(
@@ -81,7 +101,7 @@ public final class PgServer implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    PgServer server = new PgServer(lake, credentials, listener);
+    PgServer server = new PgServer(lake, credentials, limits, listener);
     server.acceptor.start();
     return server;
   }
@@ -111,7 +131,7 @@ public final class PgServer implements AutoCloseable {
           new Thread(
               () -> {
                 try {
-                  new PgConnection(socket, lake, credentials, cancels).run();
+                  new PgConnection(socket, lake, credentials, cancels, limits, timer).run();
                 } finally {
                   clients.remove(socket);
                 }
@@ -126,6 +146,7 @@ public final class PgServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     listener.close();
+    timer.shutdownNow();
     for (Socket socket : clients) {
       socket.close();
     }

@@ -371,6 +371,37 @@ class PgServerTest {
   }
 
   @Test
+  void limitsConnectionsAndStatementTime() throws Exception {
+    try (PgServer limited =
+        PgServer.start(
+            lake,
+            new InetSocketAddress("127.0.0.1", 0),
+            Optional.empty(),
+            new ServerLimits(1, java.time.Duration.ofMillis(700)))) {
+      String url = "jdbc:postgresql://127.0.0.1:" + limited.port() + "/t?preferQueryMode=simple";
+      try (Connection first = DriverManager.getConnection(url, "u", "")) {
+        assertThatThrownBy(() -> DriverManager.getConnection(url, "u", "").close())
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("Too many connections: this server admits 1 at once");
+        try (Statement statement = first.createStatement()) {
+          assertThatThrownBy(
+                  () ->
+                      statement.executeQuery(
+                          "SELECT count(*) FROM range(100000000000) AS t(i) WHERE i % 7 = 3"))
+              .isInstanceOf(SQLException.class)
+              .hasMessageContaining("statement timeout of 700 ms")
+              .extracting(e -> ((SQLException) e).getSQLState())
+              .isEqualTo("57014");
+          try (ResultSet one = statement.executeQuery("SELECT 1")) {
+            one.next();
+            assertThat(one.getInt(1)).isEqualTo(1);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void refusesAnAddressBeyondThisMachineWithoutAPassword() {
     assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("0.0.0.0", 0)))
         .isInstanceOf(IllegalArgumentException.class)

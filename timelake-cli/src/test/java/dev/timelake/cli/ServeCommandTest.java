@@ -1,0 +1,32 @@
+package dev.timelake.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.cli.CliRunner.Run;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What `timelake serve` refuses before it listens (serving itself is tested in the server). */
+class ServeCommandTest {
+  @TempDir Path directory;
+
+  @Test
+  void refusesAnAddressBeyondThisMachineWithoutAPassword() {
+    Run run =
+        new CliRunner(directory.resolve("w")).run("serve", "--listen", "0.0.0.0", "--pg-port", "0");
+    assertThat(run.status()).isNotZero();
+    assertThat(run.err())
+        .contains("Refusing to listen on 0.0.0.0 without a password")
+        .contains("TIMELAKE_PASSWORD");
+  }
+
+  @Test
+  void refusesABadStatementTimeout() {
+    Run run =
+        new CliRunner(directory.resolve("w"))
+            .run("serve", "--pg-port", "0", "--statement-timeout", "soon");
+    assertThat(run.status()).isNotZero();
+    assertThat(run.err()).contains("Cannot serve").contains("expected a duration such as");
+  }
+}
