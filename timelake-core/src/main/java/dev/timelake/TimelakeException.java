@@ -25,6 +25,22 @@ public class TimelakeException extends RuntimeException {
     return code;
   }
 
+  /**
+   * The SQLSTATE PostgreSQL clients and JDBC tools expect for this error: {@code 57014} for a
+   * cancelled statement, {@code 42P01} for a missing table, {@code 22023} for bad input, {@code
+   * XX000} otherwise.
+   */
+  public String sqlState() {
+    if (String.valueOf(getMessage()).contains("INTERRUPT Error")) {
+      return "57014";
+    }
+    return switch (code) {
+      case NOT_FOUND -> "42P01";
+      case VALIDATION -> "22023";
+      default -> "XX000";
+    };
+  }
+
   /** Bad input, definition or setting. */
   public static TimelakeException validation(String format, Object... args) {
     return new ValidationException(String.format(format, args));

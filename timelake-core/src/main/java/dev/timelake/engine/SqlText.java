@@ -34,6 +34,11 @@ public final class SqlText {
     return '\'' + value.replace("'", "''") + '\'';
   }
 
+  /** A string literal cast to {@code type}: {@code CAST('2026-01-01' AS DATE)}. */
+  public static String literal(String value, String type) {
+    return "CAST(" + literal(value) + " AS " + type + ")";
+  }
+
   /** A DuckDB list of string literals, e.g. {@code ['a.parquet', 'b.parquet']}. */
   public static String literalList(List<String> values) {
     return values.stream().map(SqlText::literal).collect(Collectors.joining(", ", "[", "]"));

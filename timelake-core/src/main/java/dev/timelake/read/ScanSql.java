@@ -239,9 +239,8 @@ public final class ScanSql {
    * types, when the table's schema changed (older files then read added columns as NULL).
    */
   static String readParquet(TableContract contract, List<PlannedFile> files) {
-    String plain = readParquet(files);
     if (!contract.hasEvolvedSchema()) {
-      return plain;
+      return readParquet(files);
     }
     List<String> entries = new ArrayList<>();
     for (dev.timelake.Column column : contract.columns()) {
@@ -256,16 +255,16 @@ public final class ScanSql {
                 + ", default_value: NULL}");
       }
     }
-    return plain.substring(0, plain.length() - 1)
-        + ", schema = MAP {"
-        + String.join(", ", entries)
-        + "})";
+    return "read_parquet(" + paths(files) + ", schema = MAP {" + String.join(", ", entries) + "})";
   }
 
   /** {@code read_parquet([...])} over the files' local paths. */
   public static String readParquet(List<PlannedFile> files) {
-    List<String> paths = files.stream().map(f -> SqlText.localPath(f.location())).toList();
-    return "read_parquet(" + SqlText.literalList(paths) + ")";
+    return "read_parquet(" + paths(files) + ")";
+  }
+
+  private static String paths(List<PlannedFile> files) {
+    return SqlText.literalList(files.stream().map(f -> SqlText.localPath(f.location())).toList());
   }
 
   private static String empty(TableContract contract) {

@@ -66,30 +66,26 @@ public final class SignalFunctions {
   }
 
   /**
-   * The names the script defines (lower case), public functions and helpers alike, read from its
-   * {@code CREATE OR REPLACE MACRO} lines.
+   * The names the script defines, public functions and helpers alike (from its {@code CREATE OR
+   * REPLACE MACRO} lines), as one case-insensitive pattern.
    */
-  private static final java.util.Set<String> NAMES = names();
+  private static final java.util.regex.Pattern NAMES = names();
 
-  private static java.util.Set<String> names() {
-    java.util.Set<String> names = new java.util.TreeSet<>();
+  /** One pattern of every name, so a statement is scanned once (this runs before each one). */
+  private static java.util.regex.Pattern names() {
+    java.util.List<String> names = new java.util.ArrayList<>();
     java.util.regex.Matcher macro =
         java.util.regex.Pattern.compile("CREATE OR REPLACE MACRO (\\w+)").matcher(SCRIPT);
     while (macro.find()) {
-      names.add(macro.group(1).toLowerCase(java.util.Locale.ROOT));
+      names.add(java.util.regex.Pattern.quote(macro.group(1)));
     }
-    return java.util.Set.copyOf(names);
+    return java.util.regex.Pattern.compile(
+        String.join("|", names), java.util.regex.Pattern.CASE_INSENSITIVE);
   }
 
   /** True when {@code sql} may call one of the functions (it contains one of their names). */
   public static boolean mentions(String sql) {
-    String text = sql.toLowerCase(java.util.Locale.ROOT);
-    for (String name : NAMES) {
-      if (text.contains(name)) {
-        return true;
-      }
-    }
-    return false;
+    return NAMES.matcher(sql).find();
   }
 
   /** Defines every function in the database {@code connection} belongs to. */

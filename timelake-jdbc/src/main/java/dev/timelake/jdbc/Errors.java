@@ -1,19 +1,13 @@
 package dev.timelake.jdbc;
 
-import dev.timelake.NotFoundException;
 import dev.timelake.TimelakeException;
-import dev.timelake.ValidationException;
 import java.sql.SQLException;
 
-/** Timelake's exceptions as JDBC's, with the message and an SQLSTATE class that fits. */
+/** Timelake's exceptions as JDBC's, with the message and the SQLSTATE Timelake gives them. */
 final class Errors {
   private Errors() {}
 
   static SQLException of(TimelakeException e) {
-    String state =
-        e instanceof NotFoundException
-            ? "42P01"
-            : e instanceof ValidationException ? "22023" : "XX000";
-    return new SQLException(e.getMessage(), state, e);
+    return new SQLException(e.getMessage(), e.sqlState(), e);
   }
 }

@@ -101,34 +101,35 @@ final class SqlParameters {
       return floating(d, "DOUBLE");
     }
     if (value instanceof java.sql.Timestamp timestamp) {
-      return typed("TIMESTAMP", timestamp.toLocalDateTime().toString());
+      return SqlText.literal(timestamp.toLocalDateTime().toString(), "TIMESTAMP");
     }
     if (value instanceof java.sql.Date date) {
-      return typed("DATE", date.toLocalDate().toString());
+      return SqlText.literal(date.toLocalDate().toString(), "DATE");
     }
     if (value instanceof java.sql.Time time) {
-      return typed("TIME", time.toLocalTime().toString());
+      return SqlText.literal(time.toLocalTime().toString(), "TIME");
     }
     if (value instanceof Instant instant) {
-      return typed("TIMESTAMPTZ", OffsetDateTime.ofInstant(instant, ZoneOffset.UTC).toString());
+      return SqlText.literal(
+          OffsetDateTime.ofInstant(instant, ZoneOffset.UTC).toString(), "TIMESTAMPTZ");
     }
     if (value instanceof OffsetDateTime time) {
-      return typed("TIMESTAMPTZ", time.toString());
+      return SqlText.literal(time.toString(), "TIMESTAMPTZ");
     }
     if (value instanceof ZonedDateTime time) {
-      return typed("TIMESTAMPTZ", time.toOffsetDateTime().toString());
+      return SqlText.literal(time.toOffsetDateTime().toString(), "TIMESTAMPTZ");
     }
     if (value instanceof LocalDateTime time) {
-      return typed("TIMESTAMP", time.toString());
+      return SqlText.literal(time.toString(), "TIMESTAMP");
     }
     if (value instanceof LocalDate date) {
-      return typed("DATE", date.toString());
+      return SqlText.literal(date.toString(), "DATE");
     }
     if (value instanceof LocalTime time) {
-      return typed("TIME", time.toString());
+      return SqlText.literal(time.toString(), "TIME");
     }
     if (value instanceof UUID uuid) {
-      return typed("UUID", uuid.toString());
+      return SqlText.literal(uuid.toString(), "UUID");
     }
     throw new SQLFeatureNotSupportedException(
         "Parameters of type "
@@ -143,10 +144,6 @@ final class SqlParameters {
         Double.isFinite(value)
             ? Double.toString(value)
             : Double.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
-    return typed(type, text);
-  }
-
-  private static String typed(String type, String text) {
-    return "CAST(" + SqlText.literal(text) + " AS " + type + ")";
+    return SqlText.literal(text, type);
   }
 }

@@ -1,13 +1,11 @@
 package dev.timelake.server;
 
 import dev.timelake.Lake;
-import dev.timelake.NotFoundException;
 import dev.timelake.QueryResult;
 import dev.timelake.ResultColumn;
 import dev.timelake.Session;
 import dev.timelake.StatementKind;
 import dev.timelake.TimelakeException;
-import dev.timelake.ValidationException;
 import dev.timelake.engine.StatementSplitter;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -243,17 +241,7 @@ final class PgConnection implements Runnable {
   }
 
   private void fatal(String state, String message) throws IOException {
-    out.begin('E')
-        .int8('S')
-        .string("FATAL")
-        .int8('V')
-        .string("FATAL")
-        .int8('C')
-        .string(state)
-        .int8('M')
-        .string(message)
-        .int8(0)
-        .end();
+    errorResponse("FATAL", state, message, null);
     out.flush();
   }
 
@@ -293,7 +281,7 @@ final class PgConnection implements Runnable {
           }
         }
       } catch (TimelakeException e) {
-        failExtended(state(e), e.getMessage());
+        failExtended(e.sqlState(), e.getMessage());
       } catch (RuntimeException e) {
         failExtended("XX000", String.valueOf(e.getMessage()));
       }
@@ -518,7 +506,7 @@ final class PgConnection implements Runnable {
       }
       return true;
     } catch (TimelakeException e) {
-      error(state(e), e.getMessage());
+      error(e.sqlState(), e.getMessage());
       return false;
     } catch (RuntimeException e) {
       error("XX000", String.valueOf(e.getMessage()));
@@ -539,7 +527,7 @@ final class PgConnection implements Runnable {
       out.begin('C').string("COPY " + appended.get().rows()).end();
       return true;
     } catch (TimelakeException e) {
-      error(state(e), e.getMessage());
+      error(e.sqlState(), e.getMessage());
       return false;
     }
   }
@@ -608,30 +596,26 @@ final class PgConnection implements Runnable {
     };
   }
 
-  private static String state(TimelakeException e) {
-    if (String.valueOf(e.getMessage()).contains("INTERRUPT Error")) {
-      return "57014"; // query_canceled
-    }
-    if (e instanceof NotFoundException) {
-      return "42P01";
-    }
-    return e instanceof ValidationException ? "22023" : "XX000";
+  private void error(String state, String message) {
+    String text = message == null ? "" : message;
+    errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
   }
 
-  private void error(String state, String message) {
+  /** An ErrorResponse: severity, SQLSTATE, message and, when given, the detail. */
+  private void errorResponse(String severity, String state, String message, String detail) {
     out.begin('E')
         .int8('S')
-        .string("ERROR")
+        .string(severity)
         .int8('V')
-        .string("ERROR")
+        .string(severity)
         .int8('C')
         .string(state)
         .int8('M')
-        .string(message == null ? "" : message.lines().findFirst().orElse(""))
-        .int8('D')
-        .string(message == null ? "" : message)
-        .int8(0)
-        .end();
+        .string(message);
+    if (detail != null) {
+      out.int8('D').string(detail);
+    }
+    out.int8(0).end();
   }
 
   private void ready() throws IOException {

@@ -4,7 +4,6 @@ import dev.timelake.engine.SqlText;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -19,9 +18,6 @@ import java.util.List;
  * TIMESTAMPTZ)}), and untyped text stays a string literal that DuckDB casts where it is compared.
  */
 final class PgParameters {
-  /** PostgreSQL's epoch for binary dates and timestamps. */
-  private static final Instant EPOCH_2000 = Instant.parse("2000-01-01T00:00:00Z");
-
   private final List<String> pieces;
   private final List<Integer> numbers;
 
@@ -100,14 +96,14 @@ final class PgParameters {
               : "FALSE";
       case PgTypes.INT2, PgTypes.INT4, PgTypes.INT8 -> Long.toString(Long.parseLong(value.strip()));
       case PgTypes.NUMERIC -> new BigDecimal(value.strip()).toPlainString();
-      case PgTypes.FLOAT4 -> cast(value, "FLOAT");
-      case PgTypes.FLOAT8 -> cast(value, "DOUBLE");
-      case PgTypes.DATE -> cast(value, "DATE");
-      case PgTypes.TIME -> cast(value, "TIME");
-      case PgTypes.TIMESTAMP -> cast(value, "TIMESTAMP");
-      case PgTypes.TIMESTAMPTZ -> cast(value, "TIMESTAMPTZ");
-      case PgTypes.INTERVAL -> cast(value, "INTERVAL");
-      case PgTypes.UUID -> cast(value, "UUID");
+      case PgTypes.FLOAT4 -> SqlText.literal(value, "FLOAT");
+      case PgTypes.FLOAT8 -> SqlText.literal(value, "DOUBLE");
+      case PgTypes.DATE -> SqlText.literal(value, "DATE");
+      case PgTypes.TIME -> SqlText.literal(value, "TIME");
+      case PgTypes.TIMESTAMP -> SqlText.literal(value, "TIMESTAMP");
+      case PgTypes.TIMESTAMPTZ -> SqlText.literal(value, "TIMESTAMPTZ");
+      case PgTypes.INTERVAL -> SqlText.literal(value, "INTERVAL");
+      case PgTypes.UUID -> SqlText.literal(value, "UUID");
       default -> SqlText.literal(value);
     };
   }
@@ -118,27 +114,29 @@ final class PgParameters {
       case PgTypes.INT2 -> Short.toString(value.getShort());
       case PgTypes.INT4 -> Integer.toString(value.getInt());
       case PgTypes.INT8 -> Long.toString(value.getLong());
-      case PgTypes.FLOAT4 -> cast(Float.toString(value.getFloat()), "FLOAT");
-      case PgTypes.FLOAT8 -> cast(Double.toString(value.getDouble()), "DOUBLE");
+      case PgTypes.FLOAT4 -> SqlText.literal(Float.toString(value.getFloat()), "FLOAT");
+      case PgTypes.FLOAT8 -> SqlText.literal(Double.toString(value.getDouble()), "DOUBLE");
       case PgTypes.TEXT, PgTypes.VARCHAR, 0 ->
           SqlText.literal(StandardCharsets.UTF_8.decode(value).toString());
       case PgTypes.DATE ->
-          cast(LocalDate.of(2000, 1, 1).plusDays(value.getInt()).toString(), "DATE");
+          SqlText.literal(
+              LocalDate.ofInstant(PgTypes.EPOCH_2000, ZoneOffset.UTC)
+                  .plusDays(value.getInt())
+                  .toString(),
+              "DATE");
       case PgTypes.TIMESTAMP ->
-          cast(
+          SqlText.literal(
               LocalDateTime.ofInstant(
-                      EPOCH_2000.plus(value.getLong(), ChronoUnit.MICROS), ZoneOffset.UTC)
+                      PgTypes.EPOCH_2000.plus(value.getLong(), ChronoUnit.MICROS), ZoneOffset.UTC)
                   .toString(),
               "TIMESTAMP");
       case PgTypes.TIMESTAMPTZ ->
-          cast(EPOCH_2000.plus(value.getLong(), ChronoUnit.MICROS).toString(), "TIMESTAMPTZ");
+          SqlText.literal(
+              PgTypes.EPOCH_2000.plus(value.getLong(), ChronoUnit.MICROS).toString(),
+              "TIMESTAMPTZ");
       default ->
           throw new IllegalArgumentException(
               "Binary parameters of type OID " + oid + " are not supported; send them as text");
     };
-  }
-
-  private static String cast(String text, String type) {
-    return "CAST(" + SqlText.literal(text) + " AS " + type + ")";
   }
 }

@@ -36,6 +36,12 @@ final class PgTypes {
   static final int NUMERIC = 1700;
   static final int UUID = 2950;
 
+  /** PostgreSQL's epoch of binary dates and timestamps. */
+  static final java.time.Instant EPOCH_2000 = java.time.Instant.parse("2000-01-01T00:00:00Z");
+
+  private static final long EPOCH_2000_DAYS = EPOCH_2000.getEpochSecond() / 86_400;
+  private static final long EPOCH_2000_MICROS = EPOCH_2000.getEpochSecond() * 1_000_000L;
+
   private static final DateTimeFormatter LOCAL_TIME =
       new DateTimeFormatterBuilder()
           .appendPattern("HH:mm:ss")
@@ -131,9 +137,6 @@ final class PgTypes {
     buffer.flip().get(bytes);
     return bytes;
   }
-
-  private static final long EPOCH_2000_DAYS = LocalDate.of(2000, 1, 1).toEpochDay();
-  private static final long EPOCH_2000_MICROS = EPOCH_2000_DAYS * 86_400_000_000L;
 
   private static LocalDate localDate(Object value) {
     return value instanceof java.sql.Date date ? date.toLocalDate() : (LocalDate) value;
