@@ -8,7 +8,6 @@ import dev.timelake.server.ServerLimits;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,8 +20,8 @@ import picocli.CommandLine.Option;
           + " PostgreSQL clients run Timelake SQL on it (simple and extended query protocol); each"
           + " connection has its own session.",
       "Clients log in with the password in TIMELAKE_PASSWORD (SCRAM-SHA-256; the user name in"
-          + " TIMELAKE_USER, any name when unset). Without a password it listens only on a loopback"
-          + " address. There is no TLS. Stop it with Ctrl-C."
+          + " TIMELAKE_USER, any name when unset); it does not start without one. It listens on"
+          + " 127.0.0.1 unless --listen says otherwise. There is no TLS. Stop it with Ctrl-C."
     },
     footer = {
       "%nExample:",
@@ -56,7 +55,6 @@ final class ServeCommand extends LakeCommand {
 
   @Override
   int run() {
-    Optional<Credentials> credentials = Credentials.fromEnvironment(main.environment());
     ServerLimits limits;
     try {
       limits =
@@ -68,6 +66,14 @@ final class ServeCommand extends LakeCommand {
     } catch (IllegalArgumentException e) {
       throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
     }
+    Credentials credentials =
+        Credentials.fromEnvironment(main.environment())
+            .orElseThrow(
+                () ->
+                    TimelakeException.validation(
+                        "Cannot serve: set %s to the password clients log in with (and %s to"
+                            + " their user name); the server admits nobody without one",
+                        Credentials.PASSWORD_VARIABLE, Credentials.USER_VARIABLE));
     Lake lake = main.openLake();
     PgServer server;
     try {
@@ -85,10 +91,8 @@ final class ServeCommand extends LakeCommand {
     }
     out()
         .printf(
-            "Serving %s over the PostgreSQL protocol on %s (%s); stop with Ctrl-C%n",
-            lake.description(),
-            server.address(),
-            credentials.isPresent() ? "password required" : "no password: this machine only");
+            "Serving %s over the PostgreSQL protocol on %s; stop with Ctrl-C%n",
+            lake.description(), server.address());
     out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

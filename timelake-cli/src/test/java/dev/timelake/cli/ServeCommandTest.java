@@ -12,13 +12,12 @@ class ServeCommandTest {
   @TempDir Path directory;
 
   @Test
-  void refusesAnAddressBeyondThisMachineWithoutAPassword() {
-    Run run =
-        new CliRunner(directory.resolve("w")).run("serve", "--listen", "0.0.0.0", "--pg-port", "0");
+  void refusesToStartWithoutAPassword() {
+    Run run = new CliRunner(directory.resolve("w")).run("serve", "--pg-port", "0");
     assertThat(run.status()).isNotZero();
     assertThat(run.err())
-        .contains("Refusing to listen on 0.0.0.0 without a password")
-        .contains("TIMELAKE_PASSWORD");
+        .contains("set TIMELAKE_PASSWORD")
+        .contains("the server admits nobody without one");
   }
 
   @Test

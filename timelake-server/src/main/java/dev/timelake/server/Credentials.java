@@ -7,8 +7,7 @@ import java.util.Optional;
 
 /**
  * Who may connect: one user and password (SCRAM-SHA-256), from {@code TIMELAKE_USER} and {@code
- * TIMELAKE_PASSWORD}. There is never a default password: without one the server accepts every
- * client, which {@link PgServer#start} allows only on a loopback address.
+ * TIMELAKE_PASSWORD}. There is never a default password, and no server runs without one.
  */
 public record Credentials(String user, String password) {
   /** The variable naming the user (default: any user name the client sends is that user). */

@@ -26,11 +26,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One client of the PostgreSQL protocol: the startup (no TLS; SCRAM-SHA-256 when the server has
- * credentials, none otherwise, which it allows only on loopback), then simple queries, each
- * statement of a query string run in the connection's own Timelake {@link Session} and answered
- * with its rows in text format and a command tag. The extended protocol (Parse, Bind, Execute) is
- * answered with an error that says so, until Sync.
+ * One client of the PostgreSQL protocol: the startup (no TLS; a SCRAM-SHA-256 login with the
+ * server's credentials), then simple queries, each statement of a query string run in the
+ * connection's own Timelake {@link Session}, and the extended protocol (Parse, Bind, Describe,
+ * Execute, Close, Sync) with {@code $n} parameters placed as literals ({@link PgParameters}); rows
+ * in text or binary format, a command tag per statement.
  */
 final class PgConnection implements Runnable {
   private static final int PROTOCOL_3 = 196608;
@@ -59,7 +59,7 @@ final class PgConnection implements Runnable {
 
   private final Socket socket;
   private final Lake lake;
-  private final Optional<Credentials> credentials;
+  private final Credentials credentials;
   private final PgCancels cancels;
   private final ServerLimits limits;
   private final java.util.concurrent.ScheduledExecutorService timer;
@@ -75,7 +75,7 @@ final class PgConnection implements Runnable {
   PgConnection(
       Socket socket,
       Lake lake,
-      Optional<Credentials> credentials,
+      Credentials credentials,
       PgCancels cancels,
       ServerLimits limits,
       java.util.concurrent.ScheduledExecutorService timer) {
@@ -178,7 +178,7 @@ final class PgConnection implements Runnable {
           "Too many connections: this server admits " + limits.maxConnections() + " at once");
       return false;
     }
-    if (credentials.isPresent() && !authenticate(in, credentials.get())) {
+    if (!authenticate(in, credentials)) {
       return false;
     }
     session = lake.newSession();

@@ -6,20 +6,19 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A PostgreSQL-protocol server over one open {@link Lake}: psql and other PostgreSQL clients run
- * Timelake SQL through it, each connection in its own session and thread. It has no TLS; with
- * {@link Credentials} clients log in by SCRAM-SHA-256, without them it listens only on loopback.
- * The lake's file access is confined to its warehouse folder ({@link Lake#confineFileAccess}).
- * Start with {@link #start}, stop with {@link #close}.
+ * Timelake SQL through it, each connection in its own session and thread. It has no TLS; clients
+ * log in with its {@link Credentials} by SCRAM-SHA-256. The lake's file access is confined to its
+ * warehouse folder ({@link Lake#confineFileAccess}). Start with {@link #start}, stop with {@link
+ * #close}.
  */
 public final class PgServer implements AutoCloseable {
   private final Lake lake;
-  private final Optional<Credentials> credentials;
+  private final Credentials credentials;
   private final ServerSocket listener;
   private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
   private final PgCancels cancels = new PgCancels();
@@ -33,8 +32,7 @@ public final class PgServer implements AutoCloseable {
           });
   private final Thread acceptor;
 
-  private PgServer(
-      Lake lake, Optional<Credentials> credentials, ServerLimits limits, ServerSocket listener) {
+  private PgServer(Lake lake, Credentials credentials, ServerLimits limits, ServerSocket listener) {
     this.lake = lake;
     this.credentials = credentials;
     this.limits = limits;
@@ -44,45 +42,34 @@ public final class PgServer implements AutoCloseable {
   }
 
   /**
-   * Listens on a loopback {@code address} without passwords; see {@link #start(Lake,
-   * InetSocketAddress, Optional)}.
-   */
-  public static PgServer start(Lake lake, InetSocketAddress address) throws IOException {
-    return start(lake, address, Optional.empty());
-  }
-
-  /**
    * Listens on {@code address} (port 0: any free port) and serves {@code lake} until closed;
-   * clients log in with {@code credentials} (SCRAM-SHA-256), or freely when there are none.
+   * clients log in with {@code credentials} (SCRAM-SHA-256): the server admits nobody without a
+   * password.
    *
    * @throws IOException when the address cannot be bound, e.g. the port is taken
-   * @throws IllegalArgumentException for a non-loopback address without credentials
+   * @throws IllegalArgumentException without credentials
    * @throws dev.timelake.ValidationException for a lake that is not a warehouse folder, whose file
    *     access cannot be confined to it
    */
-  public static PgServer start(
-      Lake lake, InetSocketAddress address, Optional<Credentials> credentials) throws IOException {
+  public static PgServer start(Lake lake, InetSocketAddress address, Credentials credentials)
+      throws IOException {
     return start(lake, address, credentials, ServerLimits.DEFAULT);
   }
 
   /**
-   * Like {@link #start(Lake, InetSocketAddress, Optional)}, with {@code limits} on connections and
-   * statement time.
+   * Like {@link #start(Lake, InetSocketAddress, Credentials)}, with {@code limits} on connections
+   * and statement time.
    */
   public static PgServer start(
-      Lake lake, InetSocketAddress address, Optional<Credentials> credentials, ServerLimits limits)
+      Lake lake, InetSocketAddress address, Credentials credentials, ServerLimits limits)
       throws IOException {
-    if (credentials.isEmpty()
-        && (address.getAddress() == null || !address.getAddress().isLoopbackAddress())) {
+    if (credentials == null) {
       throw new IllegalArgumentException(
-          "Refusing to listen on "
-              + address.getHostString()
-              + " without a password: anyone who reaches it could read and write the warehouse."
-              + " Set "
+          "A server admits nobody without a password: set "
               + Credentials.PASSWORD_VARIABLE
               + " (and "
               + Credentials.USER_VARIABLE
-              + "), or listen on 127.0.0.1");
+              + ")");
     }
     // Clients reach DuckDB's SQL: read_csv('/etc/passwd') and COPY … TO must fail.
     lake.confineFileAccess();

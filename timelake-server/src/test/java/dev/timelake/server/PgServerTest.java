@@ -20,7 +20,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * types, command tags, several statements in one query, and errors with their SQLSTATE.
  */
 class PgServerTest {
+  private static final Credentials CREDENTIALS = new Credentials("tl", "test password");
+
   @TempDir Path warehouse;
   private Lake lake;
   private PgServer server;
@@ -41,7 +42,7 @@ class PgServerTest {
   @BeforeEach
   void start() throws IOException {
     lake = Lake.open(warehouse);
-    server = PgServer.start(lake, new InetSocketAddress("127.0.0.1", 0));
+    server = PgServer.start(lake, new InetSocketAddress("127.0.0.1", 0), CREDENTIALS);
   }
 
   @AfterEach
@@ -53,8 +54,8 @@ class PgServerTest {
   private Connection connect(String mode) throws SQLException {
     return DriverManager.getConnection(
         "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?preferQueryMode=" + mode,
-        "user",
-        "");
+        "tl",
+        CREDENTIALS.password());
   }
 
   @Test
@@ -172,9 +173,7 @@ class PgServerTest {
   void requiresThePasswordItWasGiven() throws Exception {
     try (PgServer guarded =
         PgServer.start(
-            lake,
-            new InetSocketAddress("127.0.0.1", 0),
-            Optional.of(new Credentials("tl", "s3cret pass")))) {
+            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", "s3cret pass"))) {
       String url = "jdbc:postgresql://127.0.0.1:" + guarded.port() + "/timelake";
       try (Connection connection = DriverManager.getConnection(url, "tl", "s3cret pass");
           Statement statement = connection.createStatement();
@@ -376,11 +375,12 @@ class PgServerTest {
         PgServer.start(
             lake,
             new InetSocketAddress("127.0.0.1", 0),
-            Optional.empty(),
+            CREDENTIALS,
             new ServerLimits(1, java.time.Duration.ofMillis(700)))) {
       String url = "jdbc:postgresql://127.0.0.1:" + limited.port() + "/t?preferQueryMode=simple";
-      try (Connection first = DriverManager.getConnection(url, "u", "")) {
-        assertThatThrownBy(() -> DriverManager.getConnection(url, "u", "").close())
+      try (Connection first = DriverManager.getConnection(url, "tl", CREDENTIALS.password())) {
+        assertThatThrownBy(
+                () -> DriverManager.getConnection(url, "tl", CREDENTIALS.password()).close())
             .isInstanceOf(SQLException.class)
             .hasMessageContaining("Too many connections: this server admits 1 at once");
         try (Statement statement = first.createStatement()) {
@@ -402,10 +402,10 @@ class PgServerTest {
   }
 
   @Test
-  void refusesAnAddressBeyondThisMachineWithoutAPassword() {
-    assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("0.0.0.0", 0)))
+  void refusesToStartWithoutAPassword() {
+    assertThatThrownBy(() -> PgServer.start(lake, new InetSocketAddress("127.0.0.1", 0), null))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Refusing to listen on 0.0.0.0 without a password")
+        .hasMessageContaining("admits nobody without a password")
         .hasMessageContaining("TIMELAKE_PASSWORD");
   }
 
@@ -436,7 +436,7 @@ class PgServerTest {
   }
 
   private List<String> psql(String sql) throws Exception {
-    return psql(server.port(), null, sql);
+    return psql(server.port(), CREDENTIALS.password(), sql);
   }
 
   private static List<String> psql(int port, String password, String sql) throws Exception {
