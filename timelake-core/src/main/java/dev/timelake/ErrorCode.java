@@ -12,6 +12,10 @@ public enum ErrorCode {
   ALREADY_EXISTS(4),
   /** The data conflicts with what the table holds, or a concurrent commit won. */
   CONFLICT(5),
+  /** Two rows of one append share a series and an index interval; nothing was changed. */
+  DUPLICATE_INDEX_INTERVAL(5),
+  /** A row's series and index interval already hold a committed row; nothing was changed. */
+  INDEX_INTERVAL_OVERLAP(5),
   /** The commit failed; the table is unchanged. */
   COMMIT_FAILED(6),
   /** The commit may or may not have happened; check the table before retrying. */

@@ -71,6 +71,24 @@ public record TableDefinition(TableName name, List<Column> columns, Map<String, 
       return option("series-key", String.join(",", columnNames));
     }
 
+    /** The ordered index's column; another name for {@link #timeColumn}. */
+    public Builder indexColumn(String column) {
+      return timeColumn(column);
+    }
+
+    /** The entity columns that identify one series; another name for {@link #seriesKey}. */
+    public Builder entityColumns(String... columnNames) {
+      return seriesKey(columnNames);
+    }
+
+    /**
+     * Allows at most one row per series and interval of this width ({@code "1m"}, {@code "15
+     * minutes"}, {@code "1h"}, {@code "1d"}); a second one fails the append.
+     */
+    public Builder indexGranularity(String granularity) {
+      return option("index-granularity", granularity);
+    }
+
     /** Sets the time partition size (default day). */
     public Builder chunk(Chunk chunk) {
       return option("chunk", chunk.label());

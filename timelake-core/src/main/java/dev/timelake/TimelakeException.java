@@ -28,7 +28,7 @@ public class TimelakeException extends RuntimeException {
   /**
    * The SQLSTATE PostgreSQL clients and JDBC tools expect for this error: {@code 57014} for a
    * cancelled statement, {@code 42P01} for a missing table, {@code 22023} for bad input, {@code
-   * XX000} otherwise.
+   * 23505} (unique violation) for a second row in an index interval, {@code XX000} otherwise.
    */
   public String sqlState() {
     if (String.valueOf(getMessage()).contains("INTERRUPT Error")) {
@@ -37,6 +37,7 @@ public class TimelakeException extends RuntimeException {
     return switch (code) {
       case NOT_FOUND -> "42P01";
       case VALIDATION -> "22023";
+      case DUPLICATE_INDEX_INTERVAL, INDEX_INTERVAL_OVERLAP -> "23505";
       default -> "XX000";
     };
   }

@@ -36,7 +36,8 @@ public sealed interface IndexGranularity {
 
     @Override
     public String toString() {
-      return count + " " + unit.name().toLowerCase(Locale.ROOT);
+      String name = unit.name().toLowerCase(Locale.ROOT);
+      return count + " " + (count == 1 ? name.substring(0, name.length() - 1) : name);
     }
   }
 
@@ -52,6 +53,24 @@ public sealed interface IndexGranularity {
     public String toString() {
       return Long.toUnsignedString(width);
     }
+  }
+
+  /**
+   * Reads the granularity of an index column of type {@code type}: a time width for TIMESTAMPTZ and
+   * TIMESTAMP, an integer width for BIGINT.
+   *
+   * @throws InvalidGranularityException when the text does not suit the type
+   */
+  static IndexGranularity forColumn(dev.timelake.ColumnType type, String text) {
+    return switch (type.kind()) {
+      case TIMESTAMPTZ, TIMESTAMP -> parseTime(text);
+      case BIGINT -> parseCount(text);
+      default ->
+          throw new InvalidGranularityException(
+              InvalidGranularityException.Reason.UNSUPPORTED_INDEX,
+              text,
+              "an ordered index of type " + type + " takes no granularity");
+    };
   }
 
   /**

@@ -46,6 +46,19 @@ public final class IndexIntervals {
     return new IndexIntervals(domain, unsigned(granularity.width()));
   }
 
+  /** The intervals of an index column of type {@code type} and granularity {@code text}. */
+  public static IndexIntervals of(dev.timelake.ColumnType type, String text) {
+    IndexGranularity granularity = IndexGranularity.forColumn(type, text);
+    return granularity instanceof IndexGranularity.Time time
+        ? timestamps(time)
+        : integers(Domain.INT64, (IndexGranularity.Count) granularity);
+  }
+
+  /** The width: seconds for timestamps, index units for integers (unsigned). */
+  public BigInteger width() {
+    return width;
+  }
+
   public Domain domain() {
     return domain;
   }

@@ -14,7 +14,8 @@ public final class InvalidGranularityException extends ValidationException {
     MISSING_UNIT,
     MISSING_NUMBER,
     NON_POSITIVE,
-    TOO_LARGE
+    TOO_LARGE,
+    UNSUPPORTED_INDEX
   }
 
   private final Reason reason;
@@ -24,6 +25,11 @@ public final class InvalidGranularityException extends ValidationException {
     super(message);
     this.reason = reason;
     this.text = text;
+  }
+
+  /** The same refusal, its message prefixed by where the granularity was given. */
+  public InvalidGranularityException in(String context) {
+    return new InvalidGranularityException(reason, text, context + ": " + getMessage());
   }
 
   public Reason reason() {

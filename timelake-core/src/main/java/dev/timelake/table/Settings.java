@@ -38,6 +38,24 @@ public final class Settings {
           Set.of(CREATE),
           "0.1",
           "Ordered columns that identify one series; every file is sorted by (series key…, time).");
+  public static final Setting INDEX_GRANULARITY =
+      declare(
+          "index-granularity",
+          SettingKind.STRING,
+          null,
+          Set.of(CREATE),
+          "0.1",
+          "Width of the ordered index's intervals ('1m', '15 minutes', '1h', '1d'): each series"
+              + " may hold at most one row per interval. Unset: any number of rows.");
+  public static final Setting ON_CONFLICT =
+      declareChoice(
+          "on-conflict",
+          List.of("error", "replace"),
+          "error",
+          Set.of(CREATE),
+          "0.1",
+          "With index-granularity: a second row of a series in one interval is an error, or the"
+              + " newest write replaces the older row (per series and interval).");
   public static final Setting CHUNK =
       declare(
           "chunk",
@@ -314,6 +332,13 @@ public final class Settings {
     return setting;
   }
 
+  /**
+   * Other names of settings: the words of the ordered-index format (seed 003), so that users of
+   * either system find theirs.
+   */
+  private static final Map<String, String> ALIASES =
+      Map.of("index-column", "time-column", "entity-columns", "series-key");
+
   /** Every declared setting, sorted by name. */
   public static List<Setting> all() {
     List<Setting> sorted = new ArrayList<>(registry);
@@ -330,7 +355,8 @@ public final class Settings {
     if (key.startsWith(Setting.PREFIX)) {
       key = key.substring(Setting.PREFIX.length());
     }
-    return Optional.ofNullable(byName.get(key.replace('_', '-')));
+    key = key.replace('_', '-');
+    return Optional.ofNullable(byName.get(ALIASES.getOrDefault(key, key)));
   }
 
   /** Like {@link #find} but rejects an unknown name with the list of known ones. */

@@ -6,6 +6,7 @@ import dev.timelake.Chunk;
 import dev.timelake.Column;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
+import dev.timelake.index.IndexIntervals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -150,6 +151,21 @@ public record TableContract(
   /** A boolean setting's table value, else its default. */
   public boolean isEnabled(Setting setting) {
     return Boolean.parseBoolean(setting(setting).orElse("false"));
+  }
+
+  /**
+   * The intervals of the ordered index when the table has an index granularity: each series holds
+   * at most one row per interval.
+   */
+  public Optional<IndexIntervals> indexIntervals() {
+    return Optional.ofNullable(settings.get(Settings.INDEX_GRANULARITY.name()))
+        .map(text -> IndexIntervals.of(column(timeColumn.orElseThrow()).type(), text));
+  }
+
+  /** True when a second row of a series in one index interval replaces the first. */
+  public boolean replacesWithinInterval() {
+    return indexIntervals().isPresent()
+        && "replace".equals(setting(Settings.ON_CONFLICT).orElse(""));
   }
 
   /** True when copies of a key are removed (time-series table with dedup on). */

@@ -6,6 +6,8 @@ import dev.timelake.Column;
 import dev.timelake.ColumnType;
 import dev.timelake.TableDefinition;
 import dev.timelake.TimelakeException;
+import dev.timelake.index.IndexGranularity;
+import dev.timelake.index.InvalidGranularityException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -52,7 +54,14 @@ public final class TableCreator {
                     "Cannot create %s: setting '%s' cannot be set on a table (allowed: %s)",
                     definition.name(), setting.name(), setting.levelNames());
               }
-              options.put(setting.name(), setting.canonical(value));
+              String canonical = setting.canonical(value);
+              String earlier = options.put(setting.name(), canonical);
+              if (earlier != null && !earlier.equals(canonical)) {
+                throw TimelakeException.validation(
+                    "Cannot create %s: setting '%s' is given twice, as '%s' and '%s' (index_column"
+                        + " is another name for time_column, entity_columns for series_key)",
+                    definition.name(), setting.name(), earlier, canonical);
+              }
             });
   }
 
@@ -102,6 +111,13 @@ public final class TableCreator {
       }
     }
     if (timeColumn.isEmpty()) {
+      for (Setting indexOnly : List.of(Settings.INDEX_GRANULARITY, Settings.ON_CONFLICT)) {
+        if (options.containsKey(indexOnly.name())) {
+          throw TimelakeException.validation(
+              "Cannot create %s: %s needs an index column (set time_column or index_column)",
+              table, indexOnly.sqlName().substring(Setting.PREFIX.length()));
+        }
+      }
       if (!seriesKey.isEmpty()) {
         throw TimelakeException.validation(
             "Cannot create %s: a series key needs a time column (set time_column)", table);
@@ -139,6 +155,7 @@ public final class TableCreator {
             table, key, keyDef.type());
       }
     }
+    validateGranularity(time, timeDef);
     if (ingestTime() && seen.contains(INGEST_TIME_COLUMN)) {
       throw TimelakeException.validation(
           "Cannot create %s: column '%s' is reserved for the insertion time (create with"
@@ -149,6 +166,30 @@ public final class TableCreator {
       columns.add(Column.required(INGEST_TIME_COLUMN, ColumnType.TIMESTAMPTZ));
     }
     return columns;
+  }
+
+  /**
+   * Checks index_granularity against the index column's type and stores its canonical spelling;
+   * on_conflict needs a granularity.
+   */
+  private void validateGranularity(String time, Column timeDef) {
+    String text = options.get(Settings.INDEX_GRANULARITY.name());
+    if (text == null) {
+      if (options.containsKey(Settings.ON_CONFLICT.name())) {
+        throw TimelakeException.validation(
+            "Cannot create %s: on_conflict applies to a table with an index_granularity (set"
+                + " index_granularity, e.g. '1m')",
+            definition.name());
+      }
+      return;
+    }
+    try {
+      options.put(
+          Settings.INDEX_GRANULARITY.name(),
+          IndexGranularity.forColumn(timeDef.type(), text).toString());
+    } catch (InvalidGranularityException e) {
+      throw e.in("Cannot create " + definition.name() + ", index column '" + time + "'");
+    }
   }
 
   private static boolean keyed(Column column, String time, List<String> seriesKey) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
@@ -54,8 +55,69 @@ final class AppendCommitter {
     AppendFiles append = table.newAppend();
     dataFiles.forEach(append::appendFile);
     summary.forEach(append::set);
+    commitOrClean(append::commit, files);
+    return table.currentSnapshot();
+  }
+
+  /**
+   * Commits the files so that no concurrent commit added rows in the append's index intervals since
+   * {@code guard} checked them; when one did, checks against it and tries again, so that of two
+   * conflicting writers the second fails with IndexIntervalOverlapException.
+   */
+  Snapshot commit(List<WrittenFile> files, Map<String, String> summary, IndexIntervalGuard guard) {
+    long min = files.stream().mapToLong(WrittenFile::minMicros).min().orElseThrow();
+    long max = files.stream().mapToLong(WrittenFile::maxMicros).max().orElseThrow();
+    for (int attempt = 1; ; attempt++) {
+      OverwriteFiles append = table.newOverwrite();
+      for (WrittenFile file : files) {
+        append.addFile(writer.dataFile(file.location(), file.partition()));
+      }
+      summary.forEach(append::set);
+      if (guard.checkedAgainst() != null) {
+        append.validateFromSnapshot(guard.checkedAgainst().snapshotId());
+      }
+      append.conflictDetectionFilter(guard.conflictFilter(min, max)).validateNoConflictingData();
+      try {
+        commitOrClean(append::commit, files);
+        Snapshot committed = table.currentSnapshot();
+        guard.saveCoverage(committed);
+        return committed;
+      } catch (ConcurrentIntervals e) {
+        table.refresh();
+        try {
+          guard.recheck(table.currentSnapshot());
+        } catch (RuntimeException conflict) {
+          deleteAll(files, conflict);
+          throw conflict;
+        }
+        if (attempt >= MAX_INTERVAL_ATTEMPTS) {
+          deleteAll(files, e);
+          throw new ConflictException(
+              "Cannot append to "
+                  + contract.name()
+                  + ": concurrent appends into the same index intervals won "
+                  + attempt
+                  + " attempts; the table is unchanged, retry the append",
+              e);
+        }
+      }
+    }
+  }
+
+  private static final int MAX_INTERVAL_ATTEMPTS = 20;
+
+  /** A concurrent commit added data in the append's intervals; it keeps its files for a retry. */
+  private static final class ConcurrentIntervals extends RuntimeException {
+    ConcurrentIntervals(Throwable cause) {
+      super(cause);
+    }
+  }
+
+  private void commitOrClean(Runnable commit, List<WrittenFile> files) {
     try {
-      append.commit();
+      commit.run();
+    } catch (org.apache.iceberg.exceptions.ValidationException e) {
+      throw new ConcurrentIntervals(e);
     } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
       throw new CommitStateUnknownException(
           "Append to "
@@ -82,7 +144,6 @@ final class AppendCommitter {
               + e.getMessage(),
           e);
     }
-    return table.currentSnapshot();
   }
 
   private void deleteAll(List<WrittenFile> files, Exception failure) {

@@ -83,6 +83,14 @@ public final class AppendOperation {
       if (stager.stagedRows() == 0) {
         return AppendResult.nothing(AppendResult.Outcome.EMPTY);
       }
+      Optional<IndexIntervalGuard> guard =
+          table.contract().indexIntervals().isPresent()
+              ? Optional.of(new IndexIntervalGuard(table.iceberg(), table.contract(), connection))
+              : Optional.empty();
+      if (guard.isPresent()) {
+        progress.accept("checking index intervals");
+        guard.get().check(connection, stager.stageTable());
+      }
       DataFileWriter fileWriter = new DataFileWriter(connection, table.iceberg(), table.contract());
       AppendWriter writer =
           new AppendWriter(connection, table.contract(), table.iceberg(), fileWriter);
@@ -90,9 +98,12 @@ public final class AppendOperation {
       long rows = files.stream().mapToLong(WrittenFile::rows).sum();
       long dropped = stager.stagedRows() - rows;
       progress.accept("committing " + files.size() + " files");
+      AppendCommitter committer =
+          new AppendCommitter(table.iceberg(), table.contract(), fileWriter);
       Snapshot snapshot =
-          new AppendCommitter(table.iceberg(), table.contract(), fileWriter)
-              .commit(files, summary(files, dropped));
+          guard.isPresent()
+              ? committer.commit(files, summary(files, dropped), guard.get())
+              : committer.commit(files, summary(files, dropped));
       files.forEach(file -> touched.add(file.partition()));
       return AppendResult.committed(rows, dropped, files.size(), snapshot.snapshotId());
     }

@@ -1,0 +1,210 @@
+package dev.timelake.index;
+
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.table.TableContract;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.GenericBlobMetadata;
+import org.apache.iceberg.GenericStatisticsFile;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StatisticsFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.puffin.Blob;
+import org.apache.iceberg.puffin.BlobMetadata;
+import org.apache.iceberg.puffin.Puffin;
+import org.apache.iceberg.puffin.PuffinReader;
+import org.apache.iceberg.puffin.PuffinWriter;
+import org.apache.iceberg.util.Pair;
+
+/**
+ * The coverage of a table's snapshots, kept as one Puffin statistics file per snapshot in the
+ * table's metadata (blob type {@value #BLOB_TYPE}, bytes of {@link CoverageFormat}). The coverage
+ * of a snapshot without one is derived from the nearest ancestor that has one plus the rows the
+ * appends since then added; compaction keeps coverage; after a delete or an overwrite it is rebuilt
+ * from the live data files. A missing or unreadable file is never trusted: it is derived again.
+ */
+public final class CoverageStore {
+  /** The Puffin blob type of a coverage. */
+  public static final String BLOB_TYPE = "timelake-index-coverage-v1";
+
+  private final Table table;
+  private final TableContract contract;
+  private final EngineConnection connection;
+  private final IntervalSql intervals;
+
+  public CoverageStore(Table table, TableContract contract, EngineConnection connection) {
+    this.table = table;
+    this.contract = contract;
+    this.connection = connection;
+    this.intervals = new IntervalSql(contract);
+  }
+
+  public IntervalSql intervalSql() {
+    return intervals;
+  }
+
+  /**
+   * The coverage of {@code snapshot} (empty for none), derived and saved when no readable one is
+   * stored.
+   */
+  public Coverage at(Snapshot snapshot) {
+    if (snapshot == null) {
+      return new Coverage();
+    }
+    Optional<Coverage> stored = stored(snapshot.snapshotId());
+    if (stored.isPresent()) {
+      return stored.get();
+    }
+    Coverage coverage = derive(snapshot);
+    save(snapshot, coverage);
+    return coverage;
+  }
+
+  /** The coverage of {@code snapshot}, computed without the stored one of the snapshot itself. */
+  private Coverage derive(Snapshot snapshot) {
+    Deque<Snapshot> since = new ArrayDeque<>();
+    Snapshot current = snapshot;
+    Optional<Coverage> base = Optional.empty();
+    while (current != null) {
+      if (current != snapshot) {
+        base = stored(current.snapshotId());
+        if (base.isPresent()) {
+          break;
+        }
+      }
+      String operation = current.operation();
+      if (!DataOperations.APPEND.equals(operation) && !DataOperations.REPLACE.equals(operation)) {
+        // A delete or an overwrite removed rows: what they covered is not known without data.
+        return ofFiles(liveFiles(snapshot));
+      }
+      since.push(current);
+      Long parent = current.parentId();
+      if (parent == null) {
+        break;
+      }
+      current = table.snapshot(parent);
+      if (current == null) {
+        // An ancestor expired before any coverage was stored: read the live files.
+        return ofFiles(liveFiles(snapshot));
+      }
+    }
+    Coverage coverage = base.orElseGet(Coverage::new);
+    for (Snapshot step : since) {
+      if (DataOperations.APPEND.equals(step.operation())) {
+        List<String> added = new ArrayList<>();
+        step.addedDataFiles(table.io()).forEach(file -> added.add(file.location()));
+        coverage.addAll(ofFiles(added));
+      }
+    }
+    return coverage;
+  }
+
+  /** The coverage of the rows of the data files at {@code locations}. */
+  public Coverage ofFiles(List<String> locations) {
+    if (locations.isEmpty()) {
+      return new Coverage();
+    }
+    List<String> paths = locations.stream().map(SqlText::localPath).toList();
+    return intervals.coverage(connection, "read_parquet(" + SqlText.literalList(paths) + ")");
+  }
+
+  private List<String> liveFiles(Snapshot snapshot) {
+    List<String> locations = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        DataFile file = task.file();
+        locations.add(file.location());
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return locations;
+  }
+
+  /** The stored coverage of a snapshot, if one is attached and readable. */
+  private Optional<Coverage> stored(long snapshotId) {
+    for (StatisticsFile file : table.statisticsFiles()) {
+      if (file.snapshotId() != snapshotId
+          || file.blobMetadata().stream().noneMatch(b -> BLOB_TYPE.equals(b.type()))) {
+        continue;
+      }
+      try (PuffinReader reader =
+          Puffin.read(table.io().newInputFile(file.path()))
+              .withFileSize(file.fileSizeInBytes())
+              .withFooterSize(file.fileFooterSizeInBytes())
+              .build()) {
+        List<BlobMetadata> blobs =
+            reader.fileMetadata().blobs().stream().filter(b -> BLOB_TYPE.equals(b.type())).toList();
+        for (Pair<BlobMetadata, ByteBuffer> blob : reader.readAll(blobs)) {
+          ByteBuffer data = blob.second();
+          byte[] bytes = new byte[data.remaining()];
+          data.get(bytes);
+          return Optional.of(CoverageFormat.decode(bytes, !contract.seriesKey().isEmpty()));
+        }
+      } catch (IOException | RuntimeException e) {
+        // Missing, truncated or corrupt: derive it again from data.
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Attaches {@code coverage} to {@code snapshot} as a statistics file. Best effort: coverage is
+   * derived from data, so a failure here only costs a later derivation.
+   */
+  public void save(Snapshot snapshot, Coverage coverage) {
+    String location =
+        ((HasTableOperations) table)
+            .operations()
+            .metadataFileLocation(
+                "timelake-coverage-" + snapshot.snapshotId() + "-" + UUID.randomUUID() + ".puffin");
+    try {
+      PuffinWriter writer =
+          Puffin.write(table.io().newOutputFile(location)).createdBy("Timelake").build();
+      try (writer) {
+        writer.add(
+            new Blob(
+                BLOB_TYPE,
+                List.of(table.schema().findField(contract.timeColumn().orElseThrow()).fieldId()),
+                snapshot.snapshotId(),
+                snapshot.sequenceNumber(),
+                ByteBuffer.wrap(CoverageFormat.encode(coverage, !contract.seriesKey().isEmpty())),
+                null,
+                Map.of(
+                    "index-granularity", intervals.intervals().width().toString(),
+                    "entity-columns", String.join(",", contract.seriesKey()))));
+      }
+      table
+          .updateStatistics()
+          .setStatistics(
+              new GenericStatisticsFile(
+                  snapshot.snapshotId(),
+                  location,
+                  writer.fileSize(),
+                  writer.footerSize(),
+                  writer.writtenBlobsMetadata().stream().map(GenericBlobMetadata::from).toList()))
+          .commit();
+    } catch (IOException | RuntimeException e) {
+      try {
+        table.io().deleteFile(location);
+      } catch (RuntimeException ignored) {
+        // Left for orphan cleanup.
+      }
+    }
+  }
+}

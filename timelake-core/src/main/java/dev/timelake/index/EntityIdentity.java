@@ -1,0 +1,71 @@
+package dev.timelake.index;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The values of a table's entity columns (its series key) for one series, in column order: strings,
+ * 32-bit or 64-bit integers, never null. A table without entity columns has one identity, the empty
+ * one. Identities order component by component, strings by their UTF-8 bytes, as coverage files
+ * store them.
+ */
+public record EntityIdentity(List<Object> values) implements Comparable<EntityIdentity> {
+  /** The identity of a table without entity columns. */
+  public static final EntityIdentity IMPLICIT = new EntityIdentity(List.of());
+
+  public EntityIdentity {
+    values = List.copyOf(values);
+    for (Object value : values) {
+      if (!(value instanceof String || value instanceof Integer || value instanceof Long)) {
+        throw new IllegalArgumentException(
+            "an entity value is a string, an int or a long, not " + value);
+      }
+    }
+  }
+
+  /** Shorthand for {@code new EntityIdentity(List.of(values))}. */
+  public static EntityIdentity of(Object... values) {
+    return new EntityIdentity(List.of(values));
+  }
+
+  /** {@code symbol = 'A', venue = 3}, or {@code (no entity columns)}. */
+  public String render(List<String> columns) {
+    if (values.isEmpty()) {
+      return "(no entity columns)";
+    }
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      Object value = values.get(i);
+      text.append(i == 0 ? "" : ", ")
+          .append(columns.get(i))
+          .append(" = ")
+          .append(value instanceof String s ? "'" + s.replace("'", "''") + "'" : value);
+    }
+    return text.toString();
+  }
+
+  @Override
+  public int compareTo(EntityIdentity other) {
+    int common = Math.min(values.size(), other.values.size());
+    for (int i = 0; i < common; i++) {
+      int order = compare(values.get(i), other.values.get(i));
+      if (order != 0) {
+        return order;
+      }
+    }
+    return Integer.compare(values.size(), other.values.size());
+  }
+
+  private static int compare(Object a, Object b) {
+    int tags = Integer.compare(CoverageFormat.tag(a), CoverageFormat.tag(b));
+    if (tags != 0) {
+      return tags;
+    }
+    if (a instanceof String s) {
+      return Arrays.compareUnsigned(
+          s.getBytes(StandardCharsets.UTF_8), ((String) b).getBytes(StandardCharsets.UTF_8));
+    }
+    return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
+  }
+}
