@@ -24,6 +24,8 @@ import picocli.CommandLine.Parameters;
       "%nExample:",
       "  timelake create iot.readings --columns \"tag VARCHAR, time TIMESTAMPTZ, value DOUBLE\" \\",
       "      --time-column time --series-key tag --chunk day",
+      "  timelake create market.bars --columns \"symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE\" \\",
+      "      --index-column ts --entity symbol --index-granularity 1m",
       "%nOptions by --option: any create- or table-level setting; see `timelake settings`."
     })
 final class CreateCommand extends LakeCommand {
@@ -38,17 +40,27 @@ final class CreateCommand extends LakeCommand {
   private String columns;
 
   @Option(
-      names = "--time-column",
+      names = {"--time-column", "--index-column"},
       paramLabel = "COLUMN",
-      description = "The time column (TIMESTAMPTZ); makes a time-series table.")
+      description =
+          "The time column (TIMESTAMPTZ), the table's ordered index; makes a time-series table.")
   private String timeColumn;
 
   @Option(
-      names = "--series-key",
+      names = {"--series-key", "--entity"},
       paramLabel = "COLUMN",
       split = ",",
-      description = "Ordered columns identifying one series, comma-separated.")
+      description =
+          "Ordered columns identifying one series (entity columns), comma-separated or repeated.")
   private List<String> seriesKey = List.of();
+
+  @Option(
+      names = "--index-granularity",
+      paramLabel = "WIDTH",
+      description =
+          "At most one row per series and interval of this width: 1m, 15 minutes, 1h, 1d. A"
+              + " second row fails the append.")
+  private String indexGranularity;
 
   @Option(
       names = "--chunk",
@@ -76,6 +88,9 @@ final class CreateCommand extends LakeCommand {
     }
     if (!seriesKey.isEmpty()) {
       definition.seriesKey(seriesKey.stream().map(String::strip).toArray(String[]::new));
+    }
+    if (indexGranularity != null) {
+      definition.indexGranularity(indexGranularity);
     }
     if (chunk != null) {
       definition.chunk(Chunk.parse(chunk));

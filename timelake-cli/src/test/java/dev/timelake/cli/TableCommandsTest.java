@@ -50,6 +50,50 @@ class TableCommandsTest {
   }
 
   @Test
+  void anIndexGranularityRefusesASecondRowPerSeriesAndMinute() throws IOException {
+    Run created =
+        cli.run(
+            "create",
+            "market.bars",
+            "--columns",
+            "symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE",
+            "--index-column",
+            "ts",
+            "--entity",
+            "symbol",
+            "--index-granularity",
+            "1m");
+    assertThat(created.status()).as(created.err()).isZero();
+    Path first = directory.resolve("first.csv");
+    Files.writeString(
+        first, "symbol,ts,close\nA,1970-01-01T00:00:00Z,1\nB,1970-01-01T00:00:00Z,2\n");
+    Path second = directory.resolve("second.csv");
+    Files.writeString(second, "symbol,ts,close\nA,1970-01-01T00:00:30Z,3\n");
+
+    assertThat(cli.run("import", "market.bars", first.toString()).status()).isZero();
+    Run refused = cli.run("import", "market.bars", second.toString());
+
+    assertThat(refused.status()).isEqualTo(ErrorCode.INDEX_INTERVAL_OVERLAP.exitStatus());
+    assertThat(refused.err())
+        .contains("market.bars")
+        .contains("symbol = 'A'")
+        .contains("[1970-01-01T00:00:00Z, 1970-01-01T00:01:00Z)");
+    assertThat(table("market.bars").settings()).containsEntry("index-granularity", "1 minute");
+    Run bad =
+        cli.run(
+            "create",
+            "market.bad",
+            "--columns",
+            "ts TIMESTAMPTZ",
+            "--index-column",
+            "ts",
+            "--index-granularity",
+            "1w");
+    assertThat(bad.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
+    assertThat(bad.err()).contains("Invalid index_granularity '1w'").contains("'w' is not a unit");
+  }
+
+  @Test
   void createsATableWithTypesChunkAndOptions() {
     Run run =
         cli.run(

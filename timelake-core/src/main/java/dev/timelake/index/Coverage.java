@@ -75,7 +75,9 @@ public final class Coverage {
       if (shared > 0) {
         if (identity == null) {
           identity = entry.getKey();
-          id = Roaring64NavigableMap.and(entry.getValue(), theirs).first();
+          // first() of an intersection fails on the empty buckets it keeps; the iterator skips
+          // them.
+          id = Roaring64NavigableMap.and(entry.getValue(), theirs).getLongIterator().next();
         }
         count += shared;
       }

@@ -99,6 +99,8 @@ final class OrphanFiles {
     Set<String> paths = new HashSet<>();
     ReachableFileUtil.metadataFileLocations(table, true).forEach(p -> paths.add(normalize(p)));
     ReachableFileUtil.manifestListLocations(table).forEach(p -> paths.add(normalize(p)));
+    // Coverage of the ordered index (and any other statistics) lives in Puffin files.
+    ReachableFileUtil.statisticsFilesLocations(table).forEach(p -> paths.add(normalize(p)));
     paths.add(normalize(ReachableFileUtil.versionHintLocation(table)));
     for (Snapshot snapshot : table.snapshots()) {
       List<ManifestFile> manifests = snapshot.allManifests(table.io());

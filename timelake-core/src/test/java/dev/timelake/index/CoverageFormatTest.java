@@ -140,4 +140,14 @@ class CoverageFormatTest {
     assertThat(overlap.exampleId()).isEqualTo(3);
     assertThat(ids(EntityIdentity.of("C"), 9).overlap(committed)).isEmpty();
   }
+
+  @Test
+  void overlapFindsItsExampleBehindABucketThatSharesNothing() {
+    long far = (1L << 40) + 5;
+    Coverage committed = ids(EntityIdentity.IMPLICIT, 3, far);
+    Coverage appended = ids(EntityIdentity.IMPLICIT, 4, far);
+    Coverage.Overlap overlap = appended.overlap(committed).orElseThrow();
+    assertThat(overlap.pairs()).isEqualTo(1);
+    assertThat(overlap.exampleId()).isEqualTo(far);
+  }
 }

@@ -246,6 +246,26 @@ class IndexIntervalConflictTest {
     assertThat(query(lake, "SELECT count(*) FROM " + table.name()).get(0).get(0)).isEqualTo(5L);
   }
 
+  @Test
+  void expiryRemovesTheCoverageOfExpiredSnapshotsAndOrphanCleanupKeepsTheRest() throws Exception {
+    Table table = bars("10s", true);
+    for (int i = 0; i < 5; i++) {
+      append(table, "A", i * 10L);
+    }
+    assertThat(coverageFiles(table)).hasSize(5);
+    table
+        .refresh()
+        .alter(Map.of("snapshot-retention", "1h", "min-snapshots", "1", "orphan-file-age", "1h"))
+        .newMaintenance()
+        .clock(java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofDays(1)))
+        .run();
+    assertThat(coverageFiles(table).size()).isLessThanOrEqualTo(snapshots(table));
+    assertThatThrownBy(() -> append(table, "A", 45))
+        .isInstanceOf(IndexIntervalOverlapException.class);
+    append(table, "A", 50);
+    assertThat(coverageFiles(table)).isNotEmpty();
+  }
+
   @ParameterizedTest
   @CsvSource({
     "1w, UNKNOWN_UNIT",

@@ -1,0 +1,140 @@
+package dev.timelake.bench;
+
+import dev.timelake.ColumnType;
+import dev.timelake.Lake;
+import dev.timelake.Table;
+import dev.timelake.TableDefinition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * What the one-row-per-interval check costs an append (seed 003): the same hourly bars of many
+ * instruments appended to a table with a 1-minute index granularity and to one without, turn by
+ * turn, after the same history loaded in one append. Inline maintenance is off in both, so the
+ * difference is the check (staged pairs, coverage read, commit validation, coverage written).
+ */
+public final class IndexAppendBenchmark {
+  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** The measured figures: the history load and every hourly append, in ms, per table. */
+  public record Figures(
+      int instruments,
+      int historyHours,
+      double strictHistoryMs,
+      double freeHistoryMs,
+      List<Double> strictAppendMs,
+      List<Double> freeAppendMs) {
+
+    public double strictMedianMs() {
+      return median(strictAppendMs);
+    }
+
+    public double freeMedianMs() {
+      return median(freeAppendMs);
+    }
+
+    /** The check's cost as a share of an append without it, by medians. */
+    public double overhead() {
+      return strictMedianMs() / freeMedianMs() - 1;
+    }
+
+    public String render() {
+      long hourlyRows = 60L * instruments;
+      return String.format(
+          Locale.ROOT,
+          "instruments %,d; history %,d hours (%,d rows) in one append: strict %.0f ms, without"
+              + " granularity %.0f ms%n"
+              + "hourly appends of %,d rows (%d each): strict median %.0f ms (%.0f k rows/s),"
+              + " without granularity median %.0f ms (%.0f k rows/s); check overhead %+.1f %%%n",
+          instruments,
+          historyHours,
+          hourlyRows * historyHours,
+          strictHistoryMs,
+          freeHistoryMs,
+          hourlyRows,
+          strictAppendMs.size(),
+          strictMedianMs(),
+          hourlyRows / strictMedianMs(),
+          freeMedianMs(),
+          hourlyRows / freeMedianMs(),
+          overhead() * 100);
+    }
+  }
+
+  private IndexAppendBenchmark() {}
+
+  /** Runs {@code hours} hourly appends after {@code historyHours} of history, both tables. */
+  public static Figures run(
+      Lake lake, int instruments, int historyHours, int hours, Consumer<String> progress) {
+    Table strict = lake.createTable(definition("bench.bars_strict", true));
+    Table free = lake.createTable(definition("bench.bars_free", false));
+    progress.accept("loading " + historyHours + " hours of history");
+    double strictHistory = timed(() -> append(strict, instruments, 0, historyHours));
+    double freeHistory = timed(() -> append(free, instruments, 0, historyHours));
+    List<Double> strictMs = new ArrayList<>();
+    List<Double> freeMs = new ArrayList<>();
+    for (int hour = historyHours; hour < historyHours + hours; hour++) {
+      int at = hour;
+      // Alternate which table goes first so that neither always meets a warm cache.
+      if (hour % 2 == 0) {
+        strictMs.add(timed(() -> append(strict, instruments, at, 1)));
+        freeMs.add(timed(() -> append(free, instruments, at, 1)));
+      } else {
+        freeMs.add(timed(() -> append(free, instruments, at, 1)));
+        strictMs.add(timed(() -> append(strict, instruments, at, 1)));
+      }
+      progress.accept("hour " + (hour - historyHours + 1) + "/" + hours);
+    }
+    return new Figures(instruments, historyHours, strictHistory, freeHistory, strictMs, freeMs);
+  }
+
+  private static TableDefinition definition(String name, boolean strict) {
+    TableDefinition.Builder definition =
+        TableDefinition.builder(name)
+            .column("symbol", ColumnType.VARCHAR)
+            .column("ts", ColumnType.TIMESTAMPTZ)
+            .column("close", ColumnType.DOUBLE)
+            .column("volume", ColumnType.BIGINT)
+            .indexColumn("ts")
+            .entityColumns("symbol")
+            .option("auto-maintain", "false");
+    if (strict) {
+      definition.indexGranularity("1m");
+    }
+    return definition.build();
+  }
+
+  /** One bar per instrument and minute of hours {@code [firstHour, firstHour + hours)}. */
+  private static void append(Table table, int instruments, int firstHour, int hours) {
+    long firstMinute = START.getEpochSecond() / 60 + firstHour * 60L;
+    table
+        .refresh()
+        .newAppend()
+        .fromQuery(
+            "SELECT 'S' || lpad(i::VARCHAR, 5, '0') AS symbol, to_timestamp((("
+                + firstMinute
+                + " + m) * 60)::DOUBLE) AS ts, 100 + hash(i, m) % 1000 / 10.0 AS close,"
+                + " (hash(m, i) % 10000)::BIGINT AS volume FROM range("
+                + instruments
+                + ") r(i), range("
+                + hours * 60L
+                + ") t(m)")
+        .commit();
+  }
+
+  private static double timed(Runnable work) {
+    long start = System.nanoTime();
+    work.run();
+    return Duration.ofNanos(System.nanoTime() - start).toNanos() / 1e6;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+}
