@@ -64,8 +64,13 @@ public final class CoverageStore {
     if (snapshot == null) {
       return new Coverage();
     }
+    Optional<Coverage> remembered = remembered(snapshot.snapshotId());
+    if (remembered.isPresent()) {
+      return remembered.get();
+    }
     Optional<Coverage> stored = stored(snapshot.snapshotId());
     if (stored.isPresent()) {
+      remember(snapshot.snapshotId(), stored.get());
       return stored.get();
     }
     Coverage coverage = derive(snapshot);
@@ -80,7 +85,8 @@ public final class CoverageStore {
     Optional<Coverage> base = Optional.empty();
     while (current != null) {
       if (current != snapshot) {
-        base = stored(current.snapshotId());
+        long ancestor = current.snapshotId();
+        base = remembered(ancestor).or(() -> stored(ancestor));
         if (base.isPresent()) {
           break;
         }
@@ -101,7 +107,8 @@ public final class CoverageStore {
         return ofFiles(liveFiles(snapshot));
       }
     }
-    Coverage coverage = base.orElseGet(Coverage::new);
+    Coverage coverage = new Coverage();
+    base.ifPresent(coverage::addAll);
     for (Snapshot step : since) {
       if (DataOperations.APPEND.equals(step.operation())) {
         List<String> added = new ArrayList<>();
@@ -118,7 +125,9 @@ public final class CoverageStore {
       return new Coverage();
     }
     List<String> paths = locations.stream().map(SqlText::localPath).toList();
-    return intervals.coverage(connection, "read_parquet(" + SqlText.literalList(paths) + ")");
+    return intervals
+        .pairs(connection, "read_parquet(" + SqlText.literalList(paths) + ")")
+        .coverage();
   }
 
   private List<String> liveFiles(Snapshot snapshot) {
@@ -168,43 +177,96 @@ public final class CoverageStore {
    * derived from data, so a failure here only costs a later derivation.
    */
   public void save(Snapshot snapshot, Coverage coverage) {
+    StatisticsFile file = null;
+    try {
+      file = write(snapshot, coverage);
+      table.updateStatistics().setStatistics(file).commit();
+      remember(snapshot.snapshotId(), coverage);
+    } catch (RuntimeException e) {
+      if (file != null) {
+        delete(file);
+      }
+    }
+  }
+
+  /**
+   * Writes {@code coverage} of {@code snapshot} (which may be a snapshot still to commit, staged in
+   * a transaction) as a Puffin file, to attach in the same commit.
+   */
+  public StatisticsFile write(Snapshot snapshot, Coverage coverage) {
     String location =
         ((HasTableOperations) table)
             .operations()
             .metadataFileLocation(
                 "timelake-coverage-" + snapshot.snapshotId() + "-" + UUID.randomUUID() + ".puffin");
+    PuffinWriter writer =
+        Puffin.write(table.io().newOutputFile(location)).createdBy("Timelake").build();
+    try (writer) {
+      writer.add(
+          new Blob(
+              BLOB_TYPE,
+              List.of(table.schema().findField(contract.timeColumn().orElseThrow()).fieldId()),
+              snapshot.snapshotId(),
+              snapshot.sequenceNumber(),
+              ByteBuffer.wrap(CoverageFormat.encode(coverage, !contract.seriesKey().isEmpty())),
+              null,
+              Map.of(
+                  "index-granularity", intervals.intervals().width().toString(),
+                  "entity-columns", String.join(",", contract.seriesKey()))));
+    } catch (IOException e) {
+      table.io().deleteFile(location);
+      throw new java.io.UncheckedIOException(e);
+    }
+    return new GenericStatisticsFile(
+        snapshot.snapshotId(),
+        location,
+        writer.fileSize(),
+        writer.footerSize(),
+        writer.writtenBlobsMetadata().stream().map(GenericBlobMetadata::from).toList());
+  }
+
+  /** Deletes a written statistics file that did not commit; orphan cleanup catches failures. */
+  public void delete(StatisticsFile file) {
     try {
-      PuffinWriter writer =
-          Puffin.write(table.io().newOutputFile(location)).createdBy("Timelake").build();
-      try (writer) {
-        writer.add(
-            new Blob(
-                BLOB_TYPE,
-                List.of(table.schema().findField(contract.timeColumn().orElseThrow()).fieldId()),
-                snapshot.snapshotId(),
-                snapshot.sequenceNumber(),
-                ByteBuffer.wrap(CoverageFormat.encode(coverage, !contract.seriesKey().isEmpty())),
-                null,
-                Map.of(
-                    "index-granularity", intervals.intervals().width().toString(),
-                    "entity-columns", String.join(",", contract.seriesKey()))));
-      }
-      table
-          .updateStatistics()
-          .setStatistics(
-              new GenericStatisticsFile(
-                  snapshot.snapshotId(),
-                  location,
-                  writer.fileSize(),
-                  writer.footerSize(),
-                  writer.writtenBlobsMetadata().stream().map(GenericBlobMetadata::from).toList()))
-          .commit();
-    } catch (IOException | RuntimeException e) {
-      try {
-        table.io().deleteFile(location);
-      } catch (RuntimeException ignored) {
-        // Left for orphan cleanup.
-      }
+      table.io().deleteFile(file.path());
+    } catch (RuntimeException ignored) {
+      // Left for orphan cleanup.
     }
   }
+
+  /**
+   * Keeps the coverage of a committed snapshot in memory, so that the next append in this process
+   * reads no file. A snapshot's coverage never changes, so entries never go stale.
+   */
+  public void remember(long snapshotId, Coverage coverage) {
+    synchronized (RECENT) {
+      RECENT.put(cacheKey(snapshotId), coverage);
+    }
+  }
+
+  private Optional<Coverage> remembered(long snapshotId) {
+    synchronized (RECENT) {
+      return Optional.ofNullable(RECENT.get(cacheKey(snapshotId)));
+    }
+  }
+
+  private String cacheKey(long snapshotId) {
+    return table.uuid() + "/" + snapshotId;
+  }
+
+  /** Forgets every remembered coverage (tests of what is stored). */
+  static void forgetRemembered() {
+    synchronized (RECENT) {
+      RECENT.clear();
+    }
+  }
+
+  /** The few coverages this process committed or read last; read-only once in. */
+  private static final Map<String, Coverage> RECENT =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Coverage> eldest) {
+          return size() > 8;
+        }
+      };
 }

@@ -1,14 +1,12 @@
 package dev.timelake.index;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The values of a table's entity columns (its series key) for one series, in column order: strings,
  * 32-bit or 64-bit integers, never null. A table without entity columns has one identity, the empty
- * one. Identities order component by component, strings by their UTF-8 bytes, as coverage files
- * store them.
+ * one. Identities order component by component, strings by their UTF-8 bytes (code points), as
+ * coverage files store them.
  */
 public record EntityIdentity(List<Object> values) implements Comparable<EntityIdentity> {
   /** The identity of a table without entity columns. */
@@ -57,14 +55,29 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
     return Integer.compare(values.size(), other.values.size());
   }
 
+  /** UTF-8 byte order is code point order; comparing code points allocates nothing. */
+  private static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+
   private static int compare(Object a, Object b) {
     int tags = Integer.compare(CoverageFormat.tag(a), CoverageFormat.tag(b));
     if (tags != 0) {
       return tags;
     }
     if (a instanceof String s) {
-      return Arrays.compareUnsigned(
-          s.getBytes(StandardCharsets.UTF_8), ((String) b).getBytes(StandardCharsets.UTF_8));
+      return compareCodePoints(s, (String) b);
     }
     return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
   }

@@ -3,6 +3,7 @@ package dev.timelake.index;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.table.TableContract;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +31,12 @@ public final class IntervalSql {
   public String ordinal() {
     String value = SqlText.identifier(contract.timeColumn().orElseThrow());
     if (intervals.domain() == IndexIntervals.Domain.TIMESTAMP) {
-      return floorDiv(floorDiv("epoch_us(" + value + ")", "1000000"), intervals.width().toString());
+      BigInteger micros = intervals.width().multiply(BigInteger.valueOf(1_000_000L));
+      String epochMicros = "epoch_us(" + value + ")";
+      // ⌊⌊µs ÷ 10⁶⌋ ÷ w⌋ = ⌊µs ÷ (10⁶ w)⌋: one division while 10⁶ w fits in a BIGINT.
+      return micros.bitLength() < 64
+          ? floorDiv(epochMicros, micros.toString())
+          : floorDiv(floorDiv(epochMicros, "1000000"), intervals.width().toString());
     }
     return floorDiv(value, intervals.width().toString());
   }
@@ -73,27 +79,68 @@ public final class IntervalSql {
         new Duplicate(identity(row, keys), id(((Number) row.get(keys)).longValue())));
   }
 
-  /** The pairs the rows of {@code relation} hold. */
-  public Coverage coverage(EngineConnection connection, String relation) {
+  /** The pairs the rows of a relation hold, and whether two rows hold the same pair. */
+  public record Pairs(Coverage coverage, boolean duplicated) {}
+
+  /**
+   * The pairs the rows of {@code relation} hold. One aggregate per identity answers the usual case,
+   * an identity whose rows fill consecutive intervals once each; only otherwise are the runs of
+   * consecutive intervals computed.
+   */
+  public Pairs pairs(EngineConnection connection, String relation) {
     String entities = entityList();
-    String partition = entities.isEmpty() ? "" : "PARTITION BY " + entities + " ";
-    String sql =
-        "WITH __tl_pairs AS (SELECT DISTINCT "
-            + entities
-            + (entities.isEmpty() ? "" : ", ")
+    String select = entities + (entities.isEmpty() ? "" : ", ");
+    String rows =
+        "(SELECT "
+            + select
             + ordinal()
             + " AS __tl_o FROM "
             + relation
             + " WHERE "
             + indexPresent()
+            + ")";
+    int keys = contract.seriesKey().size();
+    Coverage coverage = new Coverage();
+    boolean duplicated = false;
+    boolean gaps = false;
+    for (List<Object> row :
+        connection.rows(
+            "SELECT "
+                + select
+                + "min(__tl_o), max(__tl_o), count(*), count(DISTINCT __tl_o) FROM "
+                + rows
+                + (entities.isEmpty() ? "" : " GROUP BY " + entities))) {
+      long count = ((Number) row.get(keys + 2)).longValue();
+      if (count == 0) {
+        continue;
+      }
+      long first = ((Number) row.get(keys)).longValue();
+      long last = ((Number) row.get(keys + 1)).longValue();
+      long distinct = ((Number) row.get(keys + 3)).longValue();
+      duplicated |= distinct != count;
+      if (last - first + 1 == distinct) {
+        coverage.add(identity(row, keys), id(first), id(last));
+      } else {
+        gaps = true;
+      }
+    }
+    return new Pairs(gaps ? runs(connection, rows) : coverage, duplicated);
+  }
+
+  /** The coverage of {@code rows} (a relation of entities and ordinals), by runs. */
+  private Coverage runs(EngineConnection connection, String rows) {
+    String entities = entityList();
+    String select = entities + (entities.isEmpty() ? "" : ", ");
+    String partition = entities.isEmpty() ? "" : "PARTITION BY " + entities + " ";
+    String sql =
+        "WITH __tl_pairs AS (SELECT DISTINCT * FROM "
+            + rows
             + "), __tl_runs AS (SELECT *, __tl_o - row_number() OVER ("
             + partition
             + "ORDER BY __tl_o) AS __tl_run FROM __tl_pairs) SELECT "
-            + entities
-            + (entities.isEmpty() ? "" : ", ")
+            + select
             + "min(__tl_o), max(__tl_o) FROM __tl_runs GROUP BY "
-            + entities
-            + (entities.isEmpty() ? "" : ", ")
+            + select
             + "__tl_run";
     Coverage coverage = new Coverage();
     int keys = contract.seriesKey().size();

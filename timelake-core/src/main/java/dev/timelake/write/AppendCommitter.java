@@ -13,7 +13,9 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 
 /**
  * Commits written files as one Iceberg append. Iceberg retries on concurrent commits; if the commit
@@ -68,7 +70,9 @@ final class AppendCommitter {
     long min = files.stream().mapToLong(WrittenFile::minMicros).min().orElseThrow();
     long max = files.stream().mapToLong(WrittenFile::maxMicros).max().orElseThrow();
     for (int attempt = 1; ; attempt++) {
-      OverwriteFiles append = table.newOverwrite();
+      // One commit adds the files and attaches their coverage.
+      Transaction transaction = table.newTransaction();
+      OverwriteFiles append = transaction.newOverwrite();
       for (WrittenFile file : files) {
         append.addFile(writer.dataFile(file.location(), file.partition()));
       }
@@ -77,10 +81,25 @@ final class AppendCommitter {
         append.validateFromSnapshot(guard.checkedAgainst().snapshotId());
       }
       append.conflictDetectionFilter(guard.conflictFilter(min, max)).validateNoConflictingData();
+      StatisticsFile[] coverage = new StatisticsFile[1];
+      Snapshot[] staged = new Snapshot[1];
       try {
-        commitOrClean(append::commit, files);
+        commitOrClean(
+            () -> {
+              append.commit();
+              staged[0] = transaction.table().currentSnapshot();
+              coverage[0] = guard.writeCoverage(staged[0]);
+              transaction.updateStatistics().setStatistics(coverage[0]).commit();
+              transaction.commitTransaction();
+            },
+            files,
+            () -> {
+              if (coverage[0] != null) {
+                guard.discard(coverage[0]);
+              }
+            });
         Snapshot committed = table.currentSnapshot();
-        guard.saveCoverage(committed);
+        guard.committed(committed, staged[0]);
         return committed;
       } catch (ConcurrentIntervals e) {
         table.refresh();
@@ -114,9 +133,18 @@ final class AppendCommitter {
   }
 
   private void commitOrClean(Runnable commit, List<WrittenFile> files) {
+    commitOrClean(commit, files, () -> {});
+  }
+
+  /**
+   * Runs {@code commit}; on a definite failure deletes the data files and runs {@code cleanUp};
+   * when the outcome is unknown keeps everything.
+   */
+  private void commitOrClean(Runnable commit, List<WrittenFile> files, Runnable cleanUp) {
     try {
       commit.run();
     } catch (org.apache.iceberg.exceptions.ValidationException e) {
+      cleanUp.run();
       throw new ConcurrentIntervals(e);
     } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
       throw new CommitStateUnknownException(
@@ -127,6 +155,7 @@ final class AppendCommitter {
               + e.getMessage(),
           e);
     } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
+      cleanUp.run();
       deleteAll(files, e);
       throw new ConflictException(
           "Cannot append to "
@@ -136,6 +165,7 @@ final class AppendCommitter {
               + e.getMessage(),
           e);
     } catch (RuntimeException e) {
+      cleanUp.run();
       deleteAll(files, e);
       throw new CommitFailedException(
           "Cannot append to "

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -35,6 +36,7 @@ final class IndexIntervalGuard {
   private Coverage appended;
   private Snapshot checkedAgainst;
   private Coverage committed;
+  private Coverage stagedCoverage;
 
   IndexIntervalGuard(Table table, TableContract contract, EngineConnection connection) {
     this.table = table;
@@ -45,7 +47,9 @@ final class IndexIntervalGuard {
 
   /** Checks the staged rows of {@code stageTable} against the table's current snapshot. */
   void check(EngineConnection connection, String stageTable) {
-    Optional<IntervalSql.Duplicate> duplicate = sql.firstDuplicate(connection, stageTable);
+    IntervalSql.Pairs pairs = sql.pairs(connection, stageTable);
+    Optional<IntervalSql.Duplicate> duplicate =
+        pairs.duplicated() ? sql.firstDuplicate(connection, stageTable) : Optional.empty();
     if (duplicate.isPresent()) {
       EntityIdentity identity = duplicate.get().identity();
       String interval = intervals().render(duplicate.get().id());
@@ -58,7 +62,7 @@ final class IndexIntervalGuard {
                   + " holds at most one row per series and %s; nothing was written",
               name(), identity.render(contract.seriesKey()), interval, granularity()));
     }
-    appended = sql.coverage(connection, stageTable);
+    appended = pairs.coverage();
     table.refresh();
     recheck(table.currentSnapshot());
   }
@@ -113,8 +117,33 @@ final class IndexIntervalGuard {
     return Expressions.and(from, Expressions.lessThan(column, intervals.start(lastId + 1)));
   }
 
-  /** Attaches the coverage of the committed append's snapshot: its parent's plus its own rows. */
-  void saveCoverage(Snapshot snapshot) {
+  /**
+   * Writes the coverage of {@code staged}, the append's snapshot still to commit: its parent's
+   * coverage plus the append's pairs. Attached in the same commit.
+   */
+  StatisticsFile writeCoverage(Snapshot staged) {
+    stagedCoverage = coverageOf(staged);
+    return store.write(staged, stagedCoverage);
+  }
+
+  /**
+   * After the commit: remembers the committed snapshot's coverage, or, when a retry inside the
+   * commit moved it onto another parent than the one its coverage was written for, writes it again.
+   */
+  void committed(Snapshot snapshot, Snapshot staged) {
+    if (java.util.Objects.equals(snapshot.parentId(), staged.parentId())) {
+      store.remember(snapshot.snapshotId(), stagedCoverage);
+    } else {
+      store.save(snapshot, coverageOf(snapshot));
+    }
+  }
+
+  /** Deletes a coverage file whose commit failed. */
+  void discard(StatisticsFile file) {
+    store.delete(file);
+  }
+
+  private Coverage coverageOf(Snapshot snapshot) {
     Coverage coverage = new Coverage();
     Long parent = snapshot.parentId();
     if (checkedAgainst != null && parent != null && parent == checkedAgainst.snapshotId()) {
@@ -123,7 +152,7 @@ final class IndexIntervalGuard {
       coverage.addAll(store.at(table.snapshot(parent)));
     }
     coverage.addAll(appended);
-    store.save(snapshot, coverage);
+    return coverage;
   }
 
   private IndexIntervals intervals() {

@@ -223,11 +223,13 @@ class IndexIntervalConflictTest {
     for (Path file : coverageFiles) {
       Files.delete(file);
     }
+    CoverageStore.forgetRemembered();
     assertThatThrownBy(() -> append(table, "A", 25))
         .isInstanceOf(IndexIntervalOverlapException.class);
     append(table, "B", 15);
     Path newest = coverageFiles(table).get(coverageFiles(table).size() - 1);
     Files.write(newest, new byte[] {1, 2, 3});
+    CoverageStore.forgetRemembered();
     assertThatThrownBy(() -> append(table, "B", 19))
         .isInstanceOf(IndexIntervalOverlapException.class)
         .hasMessageContaining("[1970-01-01T00:00:10Z, 1970-01-01T00:00:20Z)");
