@@ -57,6 +57,19 @@ public final class Table {
     return loaded.contract().settings();
   }
 
+  /**
+   * The coverage of the table's ordered index at this moment: which (series, interval) pairs hold a
+   * row, answered without reading data files.
+   *
+   * @throws ValidationException when the table has no index granularity
+   */
+  public IndexCoverage indexCoverage() {
+    try (dev.timelake.engine.EngineConnection connection = catalog.engine().connect()) {
+      return new IndexCoverage(
+          dev.timelake.index.CoverageView.current(loaded.iceberg(), loaded.contract(), connection));
+    }
+  }
+
   /** Starts an append; nothing happens until {@link Append#commit()}. */
   public Append newAppend() {
     return new Append(catalog, loaded, "append");

@@ -50,6 +50,24 @@ public final class Engine implements AutoCloseable {
    * 110 ms), which a command that uses none should not pay at start-up.
    */
   void functionsFor(String sql) {
+    for (Installer installer : installers) {
+      if (!installer.installed
+          && installer.installing != Thread.currentThread()
+          && installer.mention.matcher(sql).find()) {
+        synchronized (installer) {
+          if (!installer.installed) {
+            // The installer's own statements mention the functions too.
+            installer.installing = Thread.currentThread();
+            try (EngineConnection connection = connect()) {
+              installer.install.accept(connection);
+            } finally {
+              installer.installing = null;
+            }
+            installer.installed = true;
+          }
+        }
+      }
+    }
     if (!functionsInstalled && SignalFunctions.mentions(sql)) {
       synchronized (this) {
         if (!functionsInstalled) {
@@ -62,6 +80,40 @@ public final class Engine implements AutoCloseable {
           functionsInstalled = true;
         }
       }
+    }
+  }
+
+  /** Functions defined on the database the first time a statement mentions them. */
+  private static final class Installer {
+    final String name;
+    final java.util.regex.Pattern mention;
+    final java.util.function.Consumer<EngineConnection> install;
+    volatile boolean installed;
+    volatile Thread installing;
+
+    Installer(
+        String name,
+        java.util.regex.Pattern mention,
+        java.util.function.Consumer<EngineConnection> install) {
+      this.name = name;
+      this.mention = mention;
+      this.install = install;
+    }
+  }
+
+  private final java.util.List<Installer> installers =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * Defines functions on the shared database the first time a statement matches {@code mention}
+   * (like the signal aggregates); a second call with the same {@code name} does nothing.
+   */
+  public synchronized void installWhenMentioned(
+      String name,
+      java.util.regex.Pattern mention,
+      java.util.function.Consumer<EngineConnection> install) {
+    if (installers.stream().noneMatch(installer -> installer.name.equals(name))) {
+      installers.add(new Installer(name, mention, install));
     }
   }
 

@@ -186,9 +186,23 @@ public final class EngineConnection implements AutoCloseable {
   public static QueryFailedException failed(String sql, SQLException e) {
     String reason =
         SignalFunctions.explainFailure(
-            e.getMessage() == null ? e.toString() : e.getMessage().strip());
+            javaFailure(e.getMessage() == null ? e.toString() : e.getMessage().strip()));
     return new QueryFailedException(reason + "\n  in statement: " + abbreviate(sql), e);
   }
+
+  /**
+   * A Timelake error thrown inside a Java function reaches us as DuckDB's text with the exception
+   * class and stack trace in it; users need only its message.
+   */
+  private static String javaFailure(String message) {
+    java.util.regex.Matcher thrown = JAVA_FAILURE.matcher(message);
+    return thrown.find() ? thrown.group(1).strip() : message;
+  }
+
+  private static final java.util.regex.Pattern JAVA_FAILURE =
+      java.util.regex.Pattern.compile(
+          "^\\w+ Error: dev\\.timelake\\.(?:\\w+\\.)*\\w+Exception: (.*?)(?:\\n\\s+at |$)",
+          java.util.regex.Pattern.DOTALL);
 
   private static String abbreviate(String sql) {
     return sql.length() <= 2000 ? sql : sql.substring(0, 2000) + " …";

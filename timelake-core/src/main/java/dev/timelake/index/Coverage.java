@@ -4,32 +4,23 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Which (identity, interval) pairs hold a row: per entity identity, the set of occupied interval
- * ids as a 64-bit Roaring bitmap in unsigned order. It says that at least one row exists in a pair,
- * never that every index value of the interval is present. Mutable; not thread-safe.
+ * ids as 64-bit Roaring bitmaps in unsigned order ({@link IntervalIds}). It says that at least one
+ * row exists in a pair, never that every index value of the interval is present. Mutable; not
+ * thread-safe.
  */
 public final class Coverage {
-  private final TreeMap<EntityIdentity, Roaring64NavigableMap> byIdentity = new TreeMap<>();
+  private final TreeMap<EntityIdentity, IntervalIds> byIdentity = new TreeMap<>();
 
   /** Marks the intervals {@code first..last} (ids, inclusive, unsigned) of {@code identity}. */
   public void add(EntityIdentity identity, long first, long last) {
-    Roaring64NavigableMap ids = bitmap(identity);
-    if (last == -1L) {
-      // addRange takes an exclusive end, which the last id of the domain has not.
-      ids.addLong(last);
-      if (first != last) {
-        ids.addRange(first, last);
-      }
-    } else {
-      ids.addRange(first, last + 1);
-    }
+    bitmap(identity).add(first, last);
   }
 
   /** Marks the ids {@code ids} of {@code identity}. */
-  void addIds(EntityIdentity identity, Roaring64NavigableMap ids) {
+  void addIds(EntityIdentity identity, IntervalIds ids) {
     bitmap(identity).or(ids);
   }
 
@@ -39,19 +30,19 @@ public final class Coverage {
   }
 
   /** The occupied ids of each identity, in identity order (read-only views). */
-  public Map<EntityIdentity, Roaring64NavigableMap> byIdentity() {
+  public Map<EntityIdentity, IntervalIds> byIdentity() {
     return Collections.unmodifiableMap(byIdentity);
   }
 
   /** The occupied ids of {@code identity}, empty when it has none. */
-  public Roaring64NavigableMap ids(EntityIdentity identity) {
-    Roaring64NavigableMap ids = byIdentity.get(identity);
-    return ids == null ? new Roaring64NavigableMap(false) : ids;
+  public IntervalIds ids(EntityIdentity identity) {
+    IntervalIds ids = byIdentity.get(identity);
+    return ids == null ? new IntervalIds() : ids;
   }
 
   /** The number of occupied pairs. */
   public long pairs() {
-    return byIdentity.values().stream().mapToLong(Roaring64NavigableMap::getLongCardinality).sum();
+    return byIdentity.values().stream().mapToLong(IntervalIds::cardinality).sum();
   }
 
   public boolean isEmpty() {
@@ -66,18 +57,16 @@ public final class Coverage {
     long count = 0;
     EntityIdentity identity = null;
     long id = 0;
-    for (Map.Entry<EntityIdentity, Roaring64NavigableMap> entry : byIdentity.entrySet()) {
-      Roaring64NavigableMap theirs = other.byIdentity.get(entry.getKey());
+    for (Map.Entry<EntityIdentity, IntervalIds> entry : byIdentity.entrySet()) {
+      IntervalIds theirs = other.byIdentity.get(entry.getKey());
       if (theirs == null) {
         continue;
       }
-      long shared = Roaring64NavigableMap.andCardinality(entry.getValue(), theirs);
+      long shared = entry.getValue().andCardinality(theirs);
       if (shared > 0) {
         if (identity == null) {
           identity = entry.getKey();
-          // first() of an intersection fails on the empty buckets it keeps; the iterator skips
-          // them.
-          id = Roaring64NavigableMap.and(entry.getValue(), theirs).getLongIterator().next();
+          id = entry.getValue().firstShared(theirs).orElseThrow();
         }
         count += shared;
       }
@@ -85,8 +74,8 @@ public final class Coverage {
     return identity == null ? Optional.empty() : Optional.of(new Overlap(count, identity, id));
   }
 
-  private Roaring64NavigableMap bitmap(EntityIdentity identity) {
-    return byIdentity.computeIfAbsent(identity, i -> new Roaring64NavigableMap(false));
+  private IntervalIds bitmap(EntityIdentity identity) {
+    return byIdentity.computeIfAbsent(identity, i -> new IntervalIds());
   }
 
   @Override

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * The bytes of a coverage, as the seeds' system writes them (docs/SPEC.md, ordered index): for a
@@ -46,9 +45,9 @@ public final class CoverageFormat {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
       out.write(MAGIC);
-      Map<EntityIdentity, Roaring64NavigableMap> identities = coverage.byIdentity();
+      Map<EntityIdentity, IntervalIds> identities = coverage.byIdentity();
       out.writeInt(identities.size());
-      for (Map.Entry<EntityIdentity, Roaring64NavigableMap> entry : identities.entrySet()) {
+      for (Map.Entry<EntityIdentity, IntervalIds> entry : identities.entrySet()) {
         List<Object> values = entry.getKey().values();
         out.writeInt(values.size());
         for (Object value : values) {
@@ -84,7 +83,7 @@ public final class CoverageFormat {
     Coverage coverage = new Coverage();
     try {
       if (!entities) {
-        Roaring64NavigableMap ids = readPortable(bytes);
+        IntervalIds ids = readPortable(bytes);
         merge(coverage, EntityIdentity.IMPLICIT, ids);
         return coverage;
       }
@@ -126,7 +125,7 @@ public final class CoverageFormat {
     }
   }
 
-  private static void merge(Coverage coverage, EntityIdentity identity, Roaring64NavigableMap ids) {
+  private static void merge(Coverage coverage, EntityIdentity identity, IntervalIds ids) {
     if (!ids.isEmpty()) {
       coverage.addIds(identity, ids);
     }
@@ -139,19 +138,17 @@ public final class CoverageFormat {
     return in.readNBytes((int) length);
   }
 
-  private static byte[] portable(Roaring64NavigableMap ids) throws IOException {
-    ids.runOptimize();
+  private static byte[] portable(IntervalIds ids) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
-    ids.serializePortable(out);
+    ids.serialize(out);
     out.flush();
     return bytes.toByteArray();
   }
 
-  private static Roaring64NavigableMap readPortable(byte[] bytes) throws IOException {
-    Roaring64NavigableMap ids = new Roaring64NavigableMap(false);
+  private static IntervalIds readPortable(byte[] bytes) throws IOException {
     ByteArrayInputStream input = new ByteArrayInputStream(bytes);
-    ids.deserializePortable(new DataInputStream(input));
+    IntervalIds ids = IntervalIds.deserialize(new DataInputStream(input));
     if (input.available() > 0) {
       throw new IllegalArgumentException(input.available() + " trailing bytes after a bitmap");
     }

@@ -64,6 +64,7 @@ public final class SqlSession implements AutoCloseable {
 
   public SqlSession(LakeCatalog catalog) {
     this.catalog = catalog;
+    CoverageFunctions.installOn(catalog);
     this.connection = catalog.engine().connect();
     this.fallback = new FallbackViews(catalog, connection, settings);
     this.rollups = new RollupStatements(catalog, connection, this);

@@ -93,8 +93,11 @@ class CoverageFormatTest {
     coverage.add(EntityIdentity.IMPLICIT, IndexIntervals.SIGN_BIT - 1, IndexIntervals.SIGN_BIT + 1);
     coverage.add(EntityIdentity.IMPLICIT, -2L, -1L);
     var ids = coverage.ids(EntityIdentity.IMPLICIT);
-    assertThat(ids.first()).isEqualTo(IndexIntervals.SIGN_BIT - 1);
-    assertThat(ids.getLongCardinality()).isEqualTo(5);
+    assertThat(ids.runs())
+        .containsExactly(
+            new IntervalIds.Run(IndexIntervals.SIGN_BIT - 1, IndexIntervals.SIGN_BIT + 1),
+            new IntervalIds.Run(-2L, -1L));
+    assertThat(ids.cardinality()).isEqualTo(5);
     assertThat(ids.contains(-1L)).isTrue();
     assertThat(CoverageFormat.decode(CoverageFormat.encode(coverage, false), false))
         .isEqualTo(coverage);

@@ -1,0 +1,274 @@
+package dev.timelake.index;
+
+import dev.timelake.ColumnType;
+import dev.timelake.CoverageSummary;
+import dev.timelake.IndexRange;
+import dev.timelake.TimelakeException;
+import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Questions answered from one snapshot's coverage, without reading data: per series, how many of a
+ * range's intervals hold a row, where the gaps are, the last run of at least N covered intervals,
+ * and the last window of N covered intervals at or before a point. Work is proportional to the runs
+ * of covered intervals, not to the intervals.
+ */
+public final class CoverageView {
+  private final TableContract contract;
+  private final IndexIntervals intervals;
+  private final Coverage coverage;
+
+  public CoverageView(TableContract contract, Coverage coverage) {
+    this.contract = contract;
+    this.intervals =
+        contract
+            .indexIntervals()
+            .orElseThrow(
+                () ->
+                    TimelakeException.validation(
+                        "Table %s has no index granularity, so it keeps no coverage (create it with"
+                            + " index_granularity, e.g. '1m')",
+                        contract.name()));
+    this.coverage = coverage;
+  }
+
+  /** The coverage of the current snapshot of a table with an index granularity. */
+  public static CoverageView current(
+      org.apache.iceberg.Table table,
+      TableContract contract,
+      dev.timelake.engine.EngineConnection connection) {
+    if (contract.indexIntervals().isEmpty()) {
+      return new CoverageView(contract, new Coverage());
+    }
+    return new CoverageView(
+        contract, new CoverageStore(table, contract, connection).at(table.currentSnapshot()));
+  }
+
+  public TableContract contract() {
+    return contract;
+  }
+
+  /** The granularity as stored, e.g. {@code 1 minute}. */
+  public String granularity() {
+    return contract.setting(Settings.INDEX_GRANULARITY).orElseThrow();
+  }
+
+  /** Every series that holds a row, in identity order. */
+  public List<Map<String, Object>> identities() {
+    List<Map<String, Object>> identities = new ArrayList<>();
+    coverage.byIdentity().keySet().forEach(identity -> identities.add(map(identity)));
+    return identities;
+  }
+
+  /** How much of {@code [from, to)} the series {@code identity} covers. */
+  public CoverageSummary summary(Map<String, ?> identity, Instant from, Instant to) {
+    return summary(identity(identity), from, to);
+  }
+
+  /** The summary of every series that holds a row, in identity order. */
+  public List<CoverageSummary> summaries(Instant from, Instant to) {
+    List<CoverageSummary> summaries = new ArrayList<>();
+    for (EntityIdentity identity : coverage.byIdentity().keySet()) {
+      summaries.add(summary(identity, from, to));
+    }
+    return summaries;
+  }
+
+  private CoverageSummary summary(EntityIdentity identity, Instant from, Instant to) {
+    Optional<long[]> range = ids(from, to);
+    if (range.isEmpty()) {
+      return new CoverageSummary(map(identity), 0, 0, 1.0, 0);
+    }
+    long first = range.get()[0];
+    long last = range.get()[1];
+    IntervalIds ids = coverage.ids(identity);
+    long expected = last - first + 1;
+    long covered = ids.count(first, last);
+    long longest = 0;
+    for (IntervalIds.Run gap : gaps(ids, first, last)) {
+      longest = Math.max(longest, gap.length());
+    }
+    return new CoverageSummary(
+        map(identity),
+        covered,
+        expected,
+        expected == 0 ? 1.0 : (double) covered / expected,
+        longest);
+  }
+
+  /** The gaps of {@code identity} in {@code [from, to)} at least {@code minIntervals} long. */
+  public List<IndexRange> gaps(
+      Map<String, ?> identity, Instant from, Instant to, long minIntervals) {
+    return gaps(identity(identity), from, to, minIntervals);
+  }
+
+  /** The gaps of every series that holds a row, by identity. */
+  public Map<Map<String, Object>, List<IndexRange>> allGaps(
+      Instant from, Instant to, long minIntervals) {
+    Map<Map<String, Object>, List<IndexRange>> gaps = new LinkedHashMap<>();
+    for (EntityIdentity identity : coverage.byIdentity().keySet()) {
+      gaps.put(map(identity), gaps(identity, from, to, minIntervals));
+    }
+    return gaps;
+  }
+
+  private List<IndexRange> gaps(
+      EntityIdentity identity, Instant from, Instant to, long minIntervals) {
+    if (minIntervals < 1) {
+      throw TimelakeException.validation(
+          "Gaps of %s: min_intervals must be at least 1, not %d", contract.name(), minIntervals);
+    }
+    Optional<long[]> range = ids(from, to);
+    List<IndexRange> gaps = new ArrayList<>();
+    if (range.isPresent()) {
+      for (IntervalIds.Run gap : gaps(coverage.ids(identity), range.get()[0], range.get()[1])) {
+        if (gap.length() >= minIntervals) {
+          gaps.add(range(gap));
+        }
+      }
+    }
+    return gaps;
+  }
+
+  /** The last run of at least {@code minIntervals} covered intervals of {@code identity}. */
+  public Optional<IndexRange> lastRun(Map<String, ?> identity, long minIntervals) {
+    List<IntervalIds.Run> runs = coverage.ids(identity(identity)).runs();
+    for (int i = runs.size() - 1; i >= 0; i--) {
+      if (runs.get(i).length() >= minIntervals) {
+        return Optional.of(range(runs.get(i)));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The last {@code length} consecutive covered intervals of {@code identity} whose last interval
+   * is at or before the one holding {@code atOrBefore}.
+   */
+  public Optional<IndexRange> lastWindow(Map<String, ?> identity, Instant atOrBefore, long length) {
+    if (length < 1) {
+      throw TimelakeException.validation(
+          "Windows of %s are at least 1 interval long, not %d", contract.name(), length);
+    }
+    long limit = intervals.id(micros(atOrBefore));
+    List<IntervalIds.Run> runs = coverage.ids(identity(identity)).runs(0, limit);
+    for (int i = runs.size() - 1; i >= 0; i--) {
+      IntervalIds.Run run = runs.get(i);
+      if (run.length() >= length) {
+        return Optional.of(range(new IntervalIds.Run(run.last() - length + 1, run.last())));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The runs of {@code first..last} that {@code ids} does not hold. */
+  private static List<IntervalIds.Run> gaps(IntervalIds ids, long first, long last) {
+    List<IntervalIds.Run> gaps = new ArrayList<>();
+    long cursor = first;
+    boolean done = false;
+    for (IntervalIds.Run run : ids.runs(first, last)) {
+      if (Long.compareUnsigned(run.first(), cursor) > 0) {
+        gaps.add(new IntervalIds.Run(cursor, run.first() - 1));
+      }
+      if (run.last() == last) {
+        done = true;
+        break;
+      }
+      cursor = run.last() + 1;
+    }
+    if (!done) {
+      gaps.add(new IntervalIds.Run(cursor, last));
+    }
+    return gaps;
+  }
+
+  /** The first and last id {@code [from, to)} touches; empty for an empty range. */
+  private Optional<long[]> ids(Instant from, Instant to) {
+    long start = micros(from);
+    long end = micros(to);
+    if (start == end) {
+      return Optional.empty();
+    }
+    if (start > end) {
+      throw TimelakeException.validation(
+          "Invalid range [%s, %s) for the coverage of %s: its start must not be after its end",
+          from, to, contract.name());
+    }
+    return Optional.of(intervals.ids(start, end));
+  }
+
+  private IndexRange range(IntervalIds.Run run) {
+    long start = intervals.start(run.first());
+    long end =
+        run.last() == intervals.id(Long.MAX_VALUE)
+            ? Long.MAX_VALUE
+            : intervals.start(run.last() + 1);
+    return new IndexRange(instant(start), instant(end), run.length());
+  }
+
+  private static long micros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+  }
+
+  private static Instant instant(long micros) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+  }
+
+  /** The identity a map names: every entity column, values converted to the column's type. */
+  public EntityIdentity identity(Map<String, ?> values) {
+    List<String> columns = contract.seriesKey();
+    for (String given : values.keySet()) {
+      if (!columns.contains(given)) {
+        throw TimelakeException.validation(
+            "Table %s has no entity column '%s' (entity columns: %s)",
+            contract.name(), given, columns.isEmpty() ? "none" : String.join(", ", columns));
+      }
+    }
+    List<Object> identity = new ArrayList<>();
+    for (String column : columns) {
+      if (!values.containsKey(column) || values.get(column) == null) {
+        throw TimelakeException.validation(
+            "The coverage of %s is kept per series: give a value for every entity column (%s);"
+                + " missing: %s",
+            contract.name(), String.join(", ", columns), column);
+      }
+      identity.add(convert(column, values.get(column)));
+    }
+    return new EntityIdentity(identity);
+  }
+
+  private Object convert(String column, Object value) {
+    ColumnType.Kind kind = contract.column(column).type().kind();
+    try {
+      return switch (kind) {
+        case INTEGER ->
+            value instanceof Number n
+                ? Math.toIntExact(n.longValue())
+                : Integer.parseInt(value.toString().strip());
+        case BIGINT ->
+            value instanceof Number n ? n.longValue() : Long.parseLong(value.toString().strip());
+        default -> value.toString();
+      };
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw TimelakeException.validation(
+          "Entity column '%s' of %s is %s; '%s' is not one", column, contract.name(), kind, value);
+    }
+  }
+
+  private Map<String, Object> map(EntityIdentity identity) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    List<String> columns = contract.seriesKey();
+    for (int i = 0; i < columns.size(); i++) {
+      map.put(columns.get(i), identity.values().get(i));
+    }
+    return map;
+  }
+}

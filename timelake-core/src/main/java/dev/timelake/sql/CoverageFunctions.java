@@ -1,0 +1,210 @@
+package dev.timelake.sql;
+
+import dev.timelake.ColumnType;
+import dev.timelake.CoverageSummary;
+import dev.timelake.IndexRange;
+import dev.timelake.QueryFailedException;
+import dev.timelake.TableName;
+import dev.timelake.catalog.LakeCatalog;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.index.CoverageView;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.duckdb.DuckDBColumnType;
+import org.duckdb.DuckDBDataChunkWriter;
+import org.duckdb.DuckDBFunctions;
+import org.duckdb.DuckDBTableFunction;
+import org.duckdb.DuckDBTableFunctionBindInfo;
+import org.duckdb.DuckDBTableFunctionCallInfo;
+import org.duckdb.DuckDBTableFunctionInitInfo;
+import org.duckdb.DuckDBWritableVector;
+
+/**
+ * The coverage of an ordered index from SQL, answered from coverage without reading data files:
+ *
+ * <pre>{@code
+ * SELECT * FROM timelake_coverage('market.bars', TIMESTAMPTZ '2026-01-01', TIMESTAMPTZ '2026-02-01')
+ * SELECT * FROM timelake_gaps('market.bars', '2026-01-01', '2026-02-01', min_intervals := 5)
+ *     WHERE symbol = 'NVDA'
+ * }</pre>
+ *
+ * One row per series (its entity columns first) with covered, expected and missing interval counts,
+ * the covered ratio and the longest gap; or one row per gap with its start, end and length in
+ * intervals. Java table functions behind two table macros that turn the range into µs.
+ */
+final class CoverageFunctions {
+  private static final Pattern MENTION = Pattern.compile("(?i)\\btimelake_(coverage|gaps)\\s*\\(");
+
+  private CoverageFunctions() {}
+
+  /** Defines the functions on the lake's engine the first time a statement names one. */
+  static void installOn(LakeCatalog catalog) {
+    catalog
+        .engine()
+        .installWhenMentioned("coverage", MENTION, connection -> define(catalog, connection));
+  }
+
+  private static void define(LakeCatalog catalog, EngineConnection connection) {
+    try {
+      DuckDBFunctions.tableFunction()
+          .withName("__timelake_coverage")
+          .withParameters(
+              DuckDBColumnType.VARCHAR, DuckDBColumnType.BIGINT, DuckDBColumnType.BIGINT)
+          .withFunction(new RowsFunction(catalog, false))
+          .register(connection.jdbc());
+      DuckDBFunctions.tableFunction()
+          .withName("__timelake_gaps")
+          .withParameters(
+              DuckDBColumnType.VARCHAR,
+              DuckDBColumnType.BIGINT,
+              DuckDBColumnType.BIGINT,
+              DuckDBColumnType.BIGINT)
+          .withFunction(new RowsFunction(catalog, true))
+          .register(connection.jdbc());
+    } catch (SQLException e) {
+      throw new QueryFailedException("Cannot define the coverage functions: " + e.getMessage(), e);
+    }
+    connection.execute(
+        "CREATE OR REPLACE MACRO timelake_coverage(t, range_start, range_end) AS TABLE SELECT *"
+            + " FROM __timelake_coverage(t, epoch_us(CAST(range_start AS TIMESTAMPTZ)),"
+            + " epoch_us(CAST(range_end AS TIMESTAMPTZ)))");
+    connection.execute(
+        "CREATE OR REPLACE MACRO timelake_gaps(t, range_start, range_end, min_intervals := 1) AS"
+            + " TABLE SELECT * FROM __timelake_gaps(t, epoch_us(CAST(range_start AS TIMESTAMPTZ)),"
+            + " epoch_us(CAST(range_end AS TIMESTAMPTZ)), CAST(min_intervals AS BIGINT))");
+  }
+
+  /** The rows of one call, computed at bind time (they are few) and handed out in chunks. */
+  private record Rows(List<ColumnType.Kind> kinds, List<List<Object>> rows) {}
+
+  private static final class Cursor {
+    int next;
+  }
+
+  private static final class RowsFunction implements DuckDBTableFunction<Rows, Cursor, Object> {
+    private final LakeCatalog catalog;
+    private final boolean gaps;
+
+    RowsFunction(LakeCatalog catalog, boolean gaps) {
+      this.catalog = catalog;
+      this.gaps = gaps;
+    }
+
+    @Override
+    public Rows bind(DuckDBTableFunctionBindInfo info) {
+      TableName name = TableName.parse(info.getParameter(0).getString());
+      Instant from = instant(info.getParameter(1).getLong());
+      Instant to = instant(info.getParameter(2).getLong());
+      LoadedTable table = catalog.require(name);
+      CoverageView view;
+      try (EngineConnection connection = catalog.engine().connect()) {
+        view = CoverageView.current(table.iceberg(), table.contract(), connection);
+      }
+      List<ColumnType.Kind> kinds = new ArrayList<>();
+      for (String column : table.contract().seriesKey()) {
+        ColumnType.Kind kind = table.contract().column(column).type().kind();
+        info.addResultColumn(column, duckdbType(kind));
+        kinds.add(kind);
+      }
+      List<List<Object>> rows = new ArrayList<>();
+      if (gaps) {
+        long minIntervals = info.getParameter(3).getLong();
+        info.addResultColumn("gap_start", DuckDBColumnType.TIMESTAMP_WITH_TIME_ZONE);
+        info.addResultColumn("gap_end", DuckDBColumnType.TIMESTAMP_WITH_TIME_ZONE);
+        info.addResultColumn("intervals", DuckDBColumnType.BIGINT);
+        kinds.addAll(
+            List.of(
+                ColumnType.Kind.TIMESTAMPTZ, ColumnType.Kind.TIMESTAMPTZ, ColumnType.Kind.BIGINT));
+        view.allGaps(from, to, minIntervals)
+            .forEach(
+                (identity, ranges) -> {
+                  for (IndexRange range : ranges) {
+                    List<Object> row = new ArrayList<>(identity.values());
+                    row.add(range.start());
+                    row.add(range.end());
+                    row.add(range.intervals());
+                    rows.add(row);
+                  }
+                });
+      } else {
+        for (String column : List.of("covered", "expected", "missing")) {
+          info.addResultColumn(column, DuckDBColumnType.BIGINT);
+        }
+        info.addResultColumn("ratio", DuckDBColumnType.DOUBLE);
+        info.addResultColumn("longest_gap", DuckDBColumnType.BIGINT);
+        kinds.addAll(
+            List.of(
+                ColumnType.Kind.BIGINT,
+                ColumnType.Kind.BIGINT,
+                ColumnType.Kind.BIGINT,
+                ColumnType.Kind.DOUBLE,
+                ColumnType.Kind.BIGINT));
+        for (CoverageSummary summary : view.summaries(from, to)) {
+          List<Object> row = new ArrayList<>(summary.identity().values());
+          row.addAll(
+              List.of(
+                  summary.covered(),
+                  summary.expected(),
+                  summary.missing(),
+                  summary.ratio(),
+                  summary.longestGap()));
+          rows.add(row);
+        }
+      }
+      info.setCardinality(rows.size(), true);
+      return new Rows(kinds, rows);
+    }
+
+    @Override
+    public Cursor init(DuckDBTableFunctionInitInfo info) {
+      info.setMaxThreads(1);
+      return new Cursor();
+    }
+
+    @Override
+    public long apply(DuckDBTableFunctionCallInfo info, DuckDBDataChunkWriter out) {
+      Rows rows = info.getBindData();
+      Cursor cursor = info.getInitData();
+      int count = (int) Math.min(out.capacity(), rows.rows().size() - cursor.next);
+      for (int i = 0; i < count; i++) {
+        List<Object> row = rows.rows().get(cursor.next + i);
+        for (int c = 0; c < row.size(); c++) {
+          write(out.vector(c), i, rows.kinds().get(c), row.get(c));
+        }
+      }
+      cursor.next += count;
+      return count;
+    }
+  }
+
+  private static void write(
+      DuckDBWritableVector vector, int row, ColumnType.Kind kind, Object value) {
+    switch (kind) {
+      case VARCHAR -> vector.setString(row, (String) value);
+      case INTEGER -> vector.setInt(row, (Integer) value);
+      case DOUBLE -> vector.setDouble(row, (Double) value);
+      case TIMESTAMPTZ ->
+          vector.setOffsetDateTime(row, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+      default -> vector.setLong(row, ((Number) value).longValue());
+    }
+  }
+
+  private static DuckDBColumnType duckdbType(ColumnType.Kind kind) {
+    return switch (kind) {
+      case VARCHAR -> DuckDBColumnType.VARCHAR;
+      case INTEGER -> DuckDBColumnType.INTEGER;
+      default -> DuckDBColumnType.BIGINT;
+    };
+  }
+
+  private static Instant instant(long micros) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+  }
+}
