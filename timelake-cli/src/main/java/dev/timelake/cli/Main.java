@@ -45,6 +45,8 @@ import picocli.CommandLine.TypeConversionException;
       ImportCommand.class,
       SqlCommand.class,
       LatestCommand.class,
+      CoverageCommand.class,
+      GapsCommand.class,
       InfoCommand.class,
       LsCommand.class,
       AlterCommand.class,

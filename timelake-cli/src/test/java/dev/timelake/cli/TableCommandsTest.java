@@ -94,6 +94,73 @@ class TableCommandsTest {
   }
 
   @Test
+  void coverageAndGapsPrintPerSeriesFromCoverage() throws IOException {
+    assertThat(
+            cli.run(
+                    "create",
+                    "market.bars",
+                    "--columns",
+                    "symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE",
+                    "--index-column",
+                    "ts",
+                    "--entity",
+                    "symbol",
+                    "--index-granularity",
+                    "1m")
+                .status())
+        .isZero();
+    Path bars = directory.resolve("bars.csv");
+    Files.writeString(
+        bars,
+        "symbol,ts,close\nA,2026-01-01T00:00:00Z,1\nA,2026-01-01T00:01:00Z,1\n"
+            + "A,2026-01-01T00:04:00Z,1\nB,2026-01-01T00:00:00Z,2\n");
+    assertThat(cli.run("import", "market.bars", bars.toString()).status()).isZero();
+
+    Run coverage =
+        cli.run(
+            "coverage",
+            "market.bars",
+            "--from",
+            "2026-01-01T00:00:00Z",
+            "--to",
+            "2026-01-01T00:05:00Z",
+            "--format",
+            "csv");
+    assertThat(coverage.status()).as(coverage.err()).isZero();
+    assertThat(coverage.out())
+        .isEqualTo(
+            "symbol,covered,expected,missing,ratio,longest_gap\nA,3,5,2,0.6,2\nB,1,5,4,0.2,4\n");
+    Run gaps =
+        cli.run(
+            "gaps",
+            "market.bars",
+            "--from",
+            "2026-01-01T00:00:00Z",
+            "--to",
+            "2026-01-01T00:05:00Z",
+            "--entity",
+            "symbol=A",
+            "--format",
+            "csv");
+    assertThat(gaps.status()).as(gaps.err()).isZero();
+    assertThat(gaps.out())
+        .startsWith("symbol,gap_start,gap_end,intervals\nA,2026-01-01")
+        .contains(",2\n");
+    Run unknown =
+        cli.run(
+            "gaps",
+            "market.bars",
+            "--from",
+            "2026-01-01",
+            "--to",
+            "2026-01-02",
+            "--entity",
+            "venue=X");
+    assertThat(unknown.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
+    assertThat(unknown.err()).contains("has no entity column 'venue'");
+  }
+
+  @Test
   void createsATableWithTypesChunkAndOptions() {
     Run run =
         cli.run(
