@@ -12,7 +12,12 @@ import picocli.CommandLine.ParentCommand;
       "Timelake (routing on and off) is measured side by side with plain DuckDB over the same"
           + " Parquet files and with DuckDB deduplicating them by QUALIFY."
     },
-    subcommands = {BenchGenerateCommand.class, BenchRunCommand.class, BenchIndexCommand.class},
+    subcommands = {
+      BenchGenerateCommand.class,
+      BenchRunCommand.class,
+      BenchIndexCommand.class,
+      BenchCoverageCommand.class
+    },
     footer = {
       "%nExample:",
       "  timelake --warehouse ./bench-mini bench generate --scale mini",

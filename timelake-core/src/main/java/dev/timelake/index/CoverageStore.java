@@ -179,9 +179,15 @@ public final class CoverageStore {
   public void save(Snapshot snapshot, Coverage coverage) {
     StatisticsFile file = null;
     try {
+      List<StatisticsFile> replaced =
+          table.statisticsFiles().stream()
+              .filter(f -> f.snapshotId() == snapshot.snapshotId())
+              .toList();
       file = write(snapshot, coverage);
       table.updateStatistics().setStatistics(file).commit();
       remember(snapshot.snapshotId(), coverage);
+      // A snapshot has one statistics file; the one it replaces is no longer referenced.
+      replaced.forEach(this::delete);
     } catch (RuntimeException e) {
       if (file != null) {
         delete(file);
@@ -254,8 +260,8 @@ public final class CoverageStore {
     return table.uuid() + "/" + snapshotId;
   }
 
-  /** Forgets every remembered coverage (tests of what is stored). */
-  static void forgetRemembered() {
+  /** Forgets every remembered coverage, so that the next read is from files (tests, benchmarks). */
+  public static void forgetRemembered() {
     synchronized (RECENT) {
       RECENT.clear();
     }
