@@ -24,8 +24,9 @@ final class SchemaAlignment {
           ColumnType.Kind.INTEGER, Set.of("TINYINT", "SMALLINT"),
           ColumnType.Kind.BIGINT, Set.of("TINYINT", "SMALLINT", "INTEGER"),
           ColumnType.Kind.DOUBLE, Set.of("FLOAT"),
-          ColumnType.Kind.TIMESTAMPTZ, Set.of("TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"),
-          ColumnType.Kind.TIMESTAMP, Set.of("TIMESTAMP_S", "TIMESTAMP_MS"));
+          ColumnType.Kind.TIMESTAMPTZ,
+              Set.of("TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"),
+          ColumnType.Kind.TIMESTAMP, Set.of("TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"));
 
   /** Signed numbers (unsigned ones are refused: Iceberg has no unsigned type). */
   private static final Set<String> NUMERIC_INPUTS =
@@ -109,12 +110,14 @@ final class SchemaAlignment {
   static List<Narrowing> narrowings(
       TableContract contract, List<InputColumn> input, AppendSource.Casting casting) {
     List<Narrowing> narrowings = new ArrayList<>();
-    if (casting == AppendSource.Casting.LOSSLESS || casting == AppendSource.Casting.INTERNAL) {
+    if (casting == AppendSource.Casting.INTERNAL) {
       return narrowings;
     }
+    boolean assignment = casting != AppendSource.Casting.LOSSLESS;
     for (InputColumn source : input) {
       for (Column column : contract.columns()) {
-        if (column.name().equalsIgnoreCase(source.name()) && isNarrowing(column, source)) {
+        if (column.name().equalsIgnoreCase(source.name())
+            && ((assignment && isNarrowing(column, source)) || losesNanoseconds(column, source))) {
           narrowings.add(new Narrowing(column, source));
         }
       }
@@ -127,6 +130,34 @@ final class SchemaAlignment {
     /** The input's type, as DuckDB spells it. */
     String inputType() {
       return normalize(source.duckdbType());
+    }
+  }
+
+  /**
+   * Nanosecond timestamps go into µs columns only when no row has digits below the µs: no value may
+   * lose precision silently.
+   */
+  private static boolean losesNanoseconds(Column column, InputColumn source) {
+    return normalize(source.duckdbType()).equals("TIMESTAMP_NS")
+        && (column.type().kind() == ColumnType.Kind.TIMESTAMPTZ
+            || column.type().kind() == ColumnType.Kind.TIMESTAMP);
+  }
+
+  /**
+   * A table with an index granularity takes its index in ms, µs or ns, never in seconds (seed 003:
+   * no timestamps in seconds, no timestamps from integers).
+   */
+  private static void requireIndexType(
+      TableContract contract, Column column, InputColumn source, String sourceName) {
+    if (contract.indexIntervals().isPresent()
+        && contract.timeColumn().filter(column.name()::equals).isPresent()
+        && normalize(source.duckdbType()).equals("TIMESTAMP_S")) {
+      throw rejected(
+          contract,
+          "index column '%s' is TIMESTAMP_S (seconds) in %s; an ordered index takes timestamps in"
+              + " ms, µs or ns (TIMESTAMP_MS, TIMESTAMP, TIMESTAMPTZ, TIMESTAMP_NS)",
+          column.name(),
+          sourceName);
     }
   }
 
@@ -150,6 +181,7 @@ final class SchemaAlignment {
       String sourceName,
       AppendSource.Casting casting) {
     String reference = SqlText.identifier(source.name());
+    requireIndexType(contract, column, source, sourceName);
     if (column.type().isNested() && sameType(source, column)) {
       return reference;
     }
