@@ -14,6 +14,8 @@ public enum StatementKind {
   CREATE_ROLLUP,
   REFRESH_ROLLUP,
   DROP_ROLLUP,
+  /** OPTIMIZE: an entity-layout optimization; its report is the result's rows. */
+  OPTIMIZE,
   SET,
   SHOW,
   DESCRIBE,

@@ -83,6 +83,11 @@ public final class Table {
     return new Append(catalog, loaded, "upsert");
   }
 
+  /** Starts an entity-layout optimization; nothing happens until {@link Optimize#run()}. */
+  public Optimize newOptimize() {
+    return new Optimize(catalog, loaded.name());
+  }
+
   /** Starts an on-demand maintenance run; nothing happens until {@link Maintenance#run()}. */
   public Maintenance newMaintenance() {
     return new Maintenance(catalog, loaded);

@@ -27,7 +27,9 @@ public final class IndexAppendBenchmark {
       double strictHistoryMs,
       double freeHistoryMs,
       List<Double> strictAppendMs,
-      List<Double> freeAppendMs) {
+      List<Double> freeAppendMs,
+      java.util.Optional<dev.timelake.OptimizeReport> optimize,
+      double optimizeMs) {
 
     public double strictMedianMs() {
       return median(strictAppendMs);
@@ -45,23 +47,38 @@ public final class IndexAppendBenchmark {
     public String render() {
       long hourlyRows = 60L * instruments;
       return String.format(
-          Locale.ROOT,
-          "instruments %,d; history %,d hours (%,d rows) in one append: strict %.0f ms, without"
-              + " granularity %.0f ms%n"
-              + "hourly appends of %,d rows (%d each): strict median %.0f ms (%.0f k rows/s),"
-              + " without granularity median %.0f ms (%.0f k rows/s); check overhead %+.1f %%%n",
-          instruments,
-          historyHours,
-          hourlyRows * historyHours,
-          strictHistoryMs,
-          freeHistoryMs,
-          hourlyRows,
-          strictAppendMs.size(),
-          strictMedianMs(),
-          hourlyRows / strictMedianMs(),
-          freeMedianMs(),
-          hourlyRows / freeMedianMs(),
-          overhead() * 100);
+              Locale.ROOT,
+              "instruments %,d; history %,d hours (%,d rows) in one append: strict %.0f ms, without"
+                  + " granularity %.0f ms%n"
+                  + "hourly appends of %,d rows (%d each): strict median %.0f ms (%.0f k rows/s),"
+                  + " without granularity median %.0f ms (%.0f k rows/s); check overhead %+.1f %%%n",
+              instruments,
+              historyHours,
+              hourlyRows * historyHours,
+              strictHistoryMs,
+              freeHistoryMs,
+              hourlyRows,
+              strictAppendMs.size(),
+              strictMedianMs(),
+              hourlyRows / strictMedianMs(),
+              freeMedianMs(),
+              hourlyRows / freeMedianMs(),
+              overhead() * 100)
+          + optimize
+              .map(
+                  report ->
+                      String.format(
+                          Locale.ROOT,
+                          "optimize of the strict table: %,d files of %,d series into %,d files,"
+                              + " %,d rows in %.1f s (%,.0f rows/s, %,.0f files/s)%n",
+                          report.filesReplaced(),
+                          instruments,
+                          report.filesWritten(),
+                          report.rowsWritten(),
+                          optimizeMs / 1000,
+                          report.rowsWritten() / (optimizeMs / 1000),
+                          report.filesWritten() / (optimizeMs / 1000)))
+              .orElse("");
     }
   }
 
@@ -69,7 +86,12 @@ public final class IndexAppendBenchmark {
 
   /** Runs {@code hours} hourly appends after {@code historyHours} of history, both tables. */
   public static Figures run(
-      Lake lake, int instruments, int historyHours, int hours, Consumer<String> progress) {
+      Lake lake,
+      int instruments,
+      int historyHours,
+      int hours,
+      boolean optimize,
+      Consumer<String> progress) {
     Table strict = lake.createTable(definition("bench.bars_strict", true));
     Table free = lake.createTable(definition("bench.bars_free", false));
     // One untimed hour each first, so that neither history load pays for a cold JVM.
@@ -92,7 +114,23 @@ public final class IndexAppendBenchmark {
       }
       progress.accept("hour " + (hour - historyHours) + "/" + hours);
     }
-    return new Figures(instruments, historyHours, strictHistory, freeHistory, strictMs, freeMs);
+    java.util.Optional<dev.timelake.OptimizeReport> report = java.util.Optional.empty();
+    double optimizeMs = 0;
+    if (optimize) {
+      progress.accept("optimizing the entity layout of " + strict.name());
+      long started = System.nanoTime();
+      report = java.util.Optional.of(strict.refresh().newOptimize().run());
+      optimizeMs = (System.nanoTime() - started) / 1e6;
+    }
+    return new Figures(
+        instruments,
+        historyHours,
+        strictHistory,
+        freeHistory,
+        strictMs,
+        freeMs,
+        report,
+        optimizeMs);
   }
 
   private static TableDefinition definition(String name, boolean strict) {

@@ -46,6 +46,11 @@ final class BenchIndexCommand implements Callable<Integer> {
       description = "Hourly appends measured per table (default 24).")
   private int hours = 24;
 
+  @Option(
+      names = "--optimize",
+      description = "Then optimize the strict table's entity layout and report its throughput.")
+  private boolean optimize;
+
   @Override
   public Integer call() {
     Main main = bench.main;
@@ -56,6 +61,7 @@ final class BenchIndexCommand implements Callable<Integer> {
               instruments,
               historyHours,
               hours,
+              optimize,
               message -> main.streams().err().println(message));
       main.streams().out().print(figures.render());
     }

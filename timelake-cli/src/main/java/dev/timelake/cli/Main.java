@@ -53,6 +53,7 @@ import picocli.CommandLine.TypeConversionException;
       DropCommand.class,
       SettingsCommand.class,
       MaintainCommand.class,
+      OptimizeCommand.class,
       RollupCommand.class,
       DuckdbCommand.class,
       FunctionsCommand.class,

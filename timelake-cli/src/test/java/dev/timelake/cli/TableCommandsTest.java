@@ -161,6 +161,27 @@ class TableCommandsTest {
   }
 
   @Test
+  void optimizeSplitsFilesBySeriesAndThenHasNothingToDo() throws IOException {
+    createReadings();
+    Path readings = directory.resolve("mixed.csv");
+    Files.writeString(
+        readings,
+        "tag,time,value\na,2026-01-01T00:00:00Z,1\nb,2026-01-01T00:00:00Z,2\n"
+            + "c,2026-01-01T00:00:00Z,3\n");
+    assertThat(cli.run("import", "iot.readings", readings.toString()).status()).isZero();
+
+    Run first = cli.run("optimize", "iot.readings");
+    assertThat(first.status()).as(first.err()).isZero();
+    assertThat(first.out())
+        .contains("files_replaced: 1")
+        .contains("files_written: 3")
+        .contains("identities: 3")
+        .contains("no_op: false");
+    Run second = cli.run("optimize", "iot.readings");
+    assertThat(second.out()).contains("no_op: true").contains("committed_snapshot: none");
+  }
+
+  @Test
   void createsATableWithTypesChunkAndOptions() {
     Run run =
         cli.run(

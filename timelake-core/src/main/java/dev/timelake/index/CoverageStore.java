@@ -78,6 +78,18 @@ public final class CoverageStore {
     return coverage;
   }
 
+  /**
+   * After a commit that kept the rows' pairs (compaction, optimize) or removed some (retention):
+   * derives the new snapshot's coverage from its ancestors and attaches it, so that it survives the
+   * expiry of the snapshots it was derived from. Does nothing for a table without a granularity.
+   */
+  public static void attachTo(
+      Table table, TableContract contract, EngineConnection connection, Snapshot snapshot) {
+    if (snapshot != null && contract.indexIntervals().isPresent()) {
+      new CoverageStore(table, contract, connection).at(snapshot);
+    }
+  }
+
   /** The coverage of {@code snapshot}, computed without the stored one of the snapshot itself. */
   private Coverage derive(Snapshot snapshot) {
     Deque<Snapshot> since = new ArrayDeque<>();

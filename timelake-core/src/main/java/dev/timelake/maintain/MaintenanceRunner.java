@@ -58,6 +58,10 @@ public final class MaintenanceRunner {
     int rewritten = 0;
     if (!plan.rewrites().isEmpty() || plan.partitionsDropped() > 0) {
       rewritten = rewriteAndDrop(plan);
+      // Before expiry removes the snapshots the new one's coverage is derived from.
+      iceberg.refresh();
+      dev.timelake.index.CoverageStore.attachTo(
+          iceberg, table.contract(), connection, iceberg.currentSnapshot());
     }
     int expired = plan.expireSnapshots() ? expire(now) : 0;
     int orphans = plan.cleanOrphans() ? OrphanFiles.delete(iceberg, table.contract(), now) : 0;

@@ -238,7 +238,7 @@ public final class ScanSql {
    * {@code read_parquet([...])} over the files of a table: by field id, with its columns' names and
    * types, when the table's schema changed (older files then read added columns as NULL).
    */
-  static String readParquet(TableContract contract, List<PlannedFile> files) {
+  public static String readParquet(TableContract contract, List<PlannedFile> files) {
     if (!contract.hasEvolvedSchema()) {
       return readParquet(files);
     }

@@ -134,6 +134,10 @@ public final class SqlSession implements AutoCloseable {
     if (explainedRefresh.isPresent()) {
       return rollups.explain(explainedRefresh.get());
     }
+    java.util.regex.Matcher optimize = OPTIMIZE.matcher(text);
+    if (optimize.matches()) {
+      return optimize(TableName.parse(optimize.group(1)));
+    }
     if (hasIntegerDivision(text)) {
       // JSqlParser reads DuckDB's // (integer division) as the start of a line comment and would
       // silently drop the rest of the line from the statement it prints.
@@ -475,6 +479,25 @@ public final class SqlSession implements AutoCloseable {
   }
 
   /** A small result built from literal values, through the quoting helper. */
+  /** {@code OPTIMIZE [TABLE] name}: Timelake's entity-layout optimization. */
+  private static final java.util.regex.Pattern OPTIMIZE =
+      java.util.regex.Pattern.compile(
+          "(?is)\\s*OPTIMIZE\\s+(?:TABLE\\s+)?([A-Za-z_][\\w]*(?:\\.[A-Za-z_][\\w]*)?)\\s*");
+
+  private StatementOutcome optimize(TableName name) {
+    dev.timelake.OptimizeReport report =
+        new dev.timelake.maintain.EntityLayoutOptimizer(catalog.require(name), connection, m -> {})
+            .run();
+    List<String> columns = new ArrayList<>();
+    List<String> row = new ArrayList<>();
+    for (String line : report.render().split("\n")) {
+      int colon = line.indexOf(": ");
+      columns.add(line.substring(0, colon));
+      row.add(line.substring(colon + 2));
+    }
+    return values(StatementKind.OPTIMIZE, columns, List.of(row));
+  }
+
   StatementOutcome values(StatementKind kind, List<String> columns, List<List<String>> rows) {
     StringBuilder sql = new StringBuilder("SELECT * FROM (");
     if (rows.isEmpty()) {
