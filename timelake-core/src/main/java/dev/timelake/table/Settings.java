@@ -29,7 +29,8 @@ public final class Settings {
           null,
           Set.of(CREATE),
           "0.1",
-          "The ordered-index column (timestamp with time zone, µs). Unset: a plain table.");
+          "The ordered-index column (timestamp with time zone, µs); also index-column. Unset: a"
+              + " plain table.");
   public static final Setting SERIES_KEY =
       declare(
           "series-key",
@@ -37,7 +38,8 @@ public final class Settings {
           "",
           Set.of(CREATE),
           "0.1",
-          "Ordered columns that identify one series; every file is sorted by (series key…, time).");
+          "Ordered columns that identify one series (also entity-columns); every file is sorted by"
+              + " (series key…, time).");
   public static final Setting INDEX_GRANULARITY =
       declare(
           "index-granularity",
@@ -50,12 +52,12 @@ public final class Settings {
   public static final Setting ON_CONFLICT =
       declareChoice(
           "on-conflict",
-          List.of("error", "replace"),
+          List.of("error"),
           "error",
           Set.of(CREATE),
           "0.1",
-          "With index-granularity: a second row of a series in one interval is an error, or the"
-              + " newest write replaces the older row (per series and interval).");
+          "With index-granularity: a second row of a series in one interval fails the append"
+              + " (DUPLICATE_INDEX_INTERVAL, INDEX_INTERVAL_OVERLAP).");
   public static final Setting CHUNK =
       declare(
           "chunk",

@@ -162,12 +162,6 @@ public record TableContract(
         .map(text -> IndexIntervals.of(column(timeColumn.orElseThrow()).type(), text));
   }
 
-  /** True when a second row of a series in one index interval replaces the first. */
-  public boolean replacesWithinInterval() {
-    return indexIntervals().isPresent()
-        && "replace".equals(setting(Settings.ON_CONFLICT).orElse(""));
-  }
-
   /** True when copies of a key are removed (time-series table with dedup on). */
   public boolean deduplicates() {
     return isTimeSeries() && isEnabled(Settings.DEDUP);
