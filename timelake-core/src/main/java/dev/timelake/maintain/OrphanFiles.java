@@ -49,6 +49,8 @@ final class OrphanFiles {
       }
       throw e;
     }
+    Set<Long> liveSnapshots = new java.util.HashSet<>();
+    table.snapshots().forEach(snapshot -> liveSnapshots.add(snapshot.snapshotId()));
     int[] deleted = {0};
     try {
       Files.walkFileTree(
@@ -60,6 +62,7 @@ final class OrphanFiles {
               String path = file.toAbsolutePath().normalize().toString();
               if (attributes.isRegularFile()
                   && !referenced.contains(path)
+                  && !isLiveLatestIndex(file, liveSnapshots)
                   && attributes.lastModifiedTime().toMillis() < cutoff
                   && Files.deleteIfExists(file)) {
                 deleted[0]++;
@@ -82,6 +85,13 @@ final class OrphanFiles {
           e);
     }
     return deleted[0];
+  }
+
+  /** The last-value index of a live snapshot: no metadata names it, yet it is in use. */
+  private static boolean isLiveLatestIndex(Path file, Set<Long> liveSnapshots) {
+    return dev.timelake.read.LatestIndex.snapshotOf(file.getFileName().toString())
+        .map(liveSnapshots::contains)
+        .orElse(false);
   }
 
   private static boolean isMissingFile(Throwable e) {

@@ -125,7 +125,7 @@ public final class SqlSession implements AutoCloseable {
 
   /** Runs one statement. */
   public StatementOutcome execute(String sql) {
-    String text = stripTrailingSemicolon(sql);
+    String text = LatestRows.latestOn(stripTrailingSemicolon(sql));
     Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
     if (rollupStatement.isPresent()) {
       return rollups.run(rollupStatement.get(), clock.instant());
@@ -176,6 +176,13 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
+    Optional<PlannedStatement> latest = planLatest(statement);
+    if (latest.isPresent()) {
+      ResultSet result = connection.query(latest.get().sql());
+      List<String> explanation = new ArrayList<>(latest.get().explanation());
+      explanation.add("DuckDB SQL: " + latest.get().sql());
+      return StatementOutcome.rows(StatementKind.QUERY, result, List.of(), explanation);
+    }
     Optional<NewestFirst> newest =
         NewestFirst.of(statement, catalog::load, connection.aggregateFunctions());
     if (newest.isPresent()) {
@@ -238,6 +245,37 @@ public final class SqlSession implements AutoCloseable {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The newest row per series read from the table's last-value index, when the statement asks for
+   * exactly that (see {@link LatestRows}); the index is built first if the table's current snapshot
+   * has none.
+   */
+  private Optional<PlannedStatement> planLatest(Statement statement) {
+    Optional<LatestRows> latest =
+        LatestRows.of(statement, catalog::load, settings, connection.aggregateFunctions());
+    if (latest.isEmpty()) {
+      return Optional.empty();
+    }
+    PinnedTable pinned = new PinnedTables(catalog).require(latest.get().table());
+    Optional<java.nio.file.Path> index = dev.timelake.read.LatestIndex.of(pinned, connection);
+    if (index.isEmpty()) {
+      return Optional.empty();
+    }
+    latest.get().readFrom(index.get());
+    PlannedStatement planned = plan(statement);
+    List<String> explanation = new ArrayList<>();
+    explanation.add(
+        "latest rows of "
+            + latest.get().table()
+            + ": read from its last-value index at snapshot "
+            + pinned.snapshot().orElseThrow().snapshotId()
+            + " ("
+            + index.get().getFileName()
+            + "), not from its data files");
+    explanation.addAll(planned.explanation());
+    return Optional.of(new PlannedStatement(planned.sql(), planned.routes(), explanation));
   }
 
   /** A statement ready for DuckDB: its SQL, how its SELECTs were routed, and what was done. */
@@ -437,7 +475,7 @@ public final class SqlSession implements AutoCloseable {
     // Before planning, which replaces the table nodes by their reads.
     Optional<NewestFirst> newest =
         NewestFirst.of(select, catalog::load, connection.aggregateFunctions());
-    PlannedStatement planned = plan(select);
+    PlannedStatement planned = planLatest(select).orElseGet(() -> plan(select));
     List<List<String>> rows = new ArrayList<>();
     planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));
     newest.ifPresent(

@@ -219,6 +219,15 @@ public final class Settings {
           "Files in the table's folders that no snapshot uses are deleted once this old, so a"
               + " write in progress is never removed.");
 
+  public static final Setting LATEST_INDEX =
+      declare(
+          "latest-index",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(TABLE, SESSION),
+          "0.1",
+          "Answer queries for the newest row per series (QUALIFY row_number() … = 1, DISTINCT ON,"
+              + " LATEST ON, timelake latest) from the table's last-value index, exactly.");
   public static final Setting ROLLUP_ROUTING =
       declare(
           "rollup-routing",

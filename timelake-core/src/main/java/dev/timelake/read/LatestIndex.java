@@ -1,0 +1,203 @@
+package dev.timelake.read;
+
+import dev.timelake.TimelakeException;
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.table.TableContract;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+
+/**
+ * The last-value index of a time-series table (docs/SPEC.md §4): the newest row of every series
+ * after the winner rule, one small Parquet file per snapshot that plain DuckDB can read, in the
+ * table's metadata folder as {@code timelake-latest-<snapshot id>-s<schema id>.parquet}. Built on
+ * first use: from the nearest ancestor's index and the rows the appends since added (a late row
+ * never replaces a newer one, a copy only by the winner rule), kept as it is across compaction, and
+ * from all live data after a delete or an overwrite, when an ancestor's index is gone, or when the
+ * schema changed.
+ */
+public final class LatestIndex {
+  private static final Pattern FILE_NAME =
+      Pattern.compile("timelake-latest-(-?\\d+)-s(\\d+)\\.parquet");
+
+  private LatestIndex() {}
+
+  /** The snapshot an index file belongs to, if {@code fileName} names one. */
+  public static Optional<Long> snapshotOf(String fileName) {
+    Matcher name = FILE_NAME.matcher(fileName);
+    return name.matches() ? Optional.of(Long.parseLong(name.group(1))) : Optional.empty();
+  }
+
+  /**
+   * The local path of the index of the pinned snapshot, built when missing; empty for a table
+   * without commits.
+   */
+  public static Optional<Path> of(PinnedTable pinned, EngineConnection connection) {
+    Optional<Snapshot> pinnedSnapshot = pinned.snapshot();
+    if (pinnedSnapshot.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot snapshot = pinnedSnapshot.get();
+    Table iceberg = pinned.table().iceberg();
+    int schema = iceberg.schema().schemaId();
+    Path target = location(iceberg, snapshot.snapshotId(), schema);
+    if (Files.exists(target)) {
+      return Optional.of(target);
+    }
+    String rows = incremental(pinned, snapshot, schema).orElseGet(() -> full(pinned));
+    write(connection, rows, target);
+    return Optional.of(target);
+  }
+
+  private static Path location(Table iceberg, long snapshotId, int schemaId) {
+    return Path.of(SqlText.localPath(iceberg.location()))
+        .resolve("metadata")
+        .resolve("timelake-latest-" + snapshotId + "-s" + schemaId + ".parquet");
+  }
+
+  /**
+   * The newest rows from the nearest ancestor's index and the appends since, when every step
+   * between is an append or a compaction.
+   */
+  private static Optional<String> incremental(PinnedTable pinned, Snapshot snapshot, int schema) {
+    Table iceberg = pinned.table().iceberg();
+    Deque<Snapshot> appends = new ArrayDeque<>();
+    Snapshot current = snapshot;
+    while (true) {
+      String operation = current.operation();
+      if (DataOperations.APPEND.equals(operation)) {
+        appends.push(current);
+      } else if (!DataOperations.REPLACE.equals(operation)) {
+        return Optional.empty();
+      }
+      Long parent = current.parentId();
+      if (parent == null) {
+        // No ancestor has an index: the first one is built from all rows.
+        return Optional.empty();
+      }
+      current = iceberg.snapshot(parent);
+      if (current == null) {
+        return Optional.empty();
+      }
+      Path base = location(iceberg, current.snapshotId(), schema);
+      if (Files.exists(base)) {
+        return Optional.of(merge(iceberg, pinned.table().contract(), base, appends));
+      }
+    }
+  }
+
+  /**
+   * The newest row per series of the base index and the rows the appends added, ranked by time,
+   * then the winner rule: insertion time, then commit order (the base's rows are older than every
+   * append's).
+   */
+  private static String merge(
+      Table iceberg, TableContract contract, Path base, Deque<Snapshot> appends) {
+    String columns = SqlText.identifiers(contract.columnNames());
+    List<String> parts = new ArrayList<>();
+    parts.add(
+        "SELECT "
+            + columns
+            + ", -1 AS __tl_seq FROM read_parquet("
+            + SqlText.literal(base.toString())
+            + ")");
+    for (Snapshot append : appends) {
+      List<String> files = new ArrayList<>();
+      append
+          .addedDataFiles(iceberg.io())
+          .forEach(file -> files.add(SqlText.localPath(file.location())));
+      if (!files.isEmpty()) {
+        parts.add(
+            "SELECT "
+                + columns
+                + ", "
+                + append.sequenceNumber()
+                + " AS __tl_seq FROM read_parquet("
+                + SqlText.literalList(files)
+                + ")");
+      }
+    }
+    String order =
+        SqlText.identifier(contract.timeColumn().orElseThrow())
+            + " DESC"
+            + contract
+                .ingestTimeColumn()
+                .map(ingest -> ", " + SqlText.identifier(ingest) + " DESC NULLS LAST")
+                .orElse("")
+            + ", __tl_seq DESC";
+    return "SELECT "
+        + columns
+        + " FROM ("
+        + String.join(" UNION ALL ", parts)
+        + ") QUALIFY row_number() OVER ("
+        + partition(contract)
+        + "ORDER BY "
+        + order
+        + ") = 1";
+  }
+
+  /** The newest row per series of every live row, copies removed. */
+  private static String full(PinnedTable pinned) {
+    TableContract contract = pinned.table().contract();
+    String relation =
+        ScanSql.relation(
+            ScanPlanner.plan(pinned, org.apache.iceberg.expressions.Expressions.alwaysTrue(), true),
+            DedupStrategy.MERGE);
+    return "SELECT "
+        + SqlText.identifiers(contract.columnNames())
+        + " FROM ("
+        + relation
+        + ") QUALIFY row_number() OVER ("
+        + partition(contract)
+        + "ORDER BY "
+        + SqlText.identifier(contract.timeColumn().orElseThrow())
+        + " DESC) = 1";
+  }
+
+  private static String partition(TableContract contract) {
+    return contract.seriesKey().isEmpty()
+        ? ""
+        : "PARTITION BY " + SqlText.identifiers(contract.seriesKey()) + " ";
+  }
+
+  /** Writes the rows sorted by series to a temporary file, then moves it in place atomically. */
+  private static void write(EngineConnection connection, String rows, Path target) {
+    Path temporary =
+        target.resolveSibling(".tmp-" + UUID.randomUUID() + "-" + target.getFileName());
+    try {
+      connection.execute(
+          "COPY ("
+              + rows
+              + ") TO "
+              + SqlText.literal(temporary.toString())
+              + " (FORMAT parquet, COMPRESSION zstd)");
+      Files.move(
+          temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new TimelakeException(
+          dev.timelake.ErrorCode.INTERNAL,
+          "Cannot write the last-value index " + target + ": " + e.getMessage(),
+          e);
+    } finally {
+      try {
+        Files.deleteIfExists(temporary);
+      } catch (IOException ignored) {
+        // Orphan cleanup removes it.
+      }
+    }
+  }
+}

@@ -1,0 +1,395 @@
+package dev.timelake.sql;
+
+import dev.timelake.TableName;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.SyntaxNames;
+import dev.timelake.engine.SyntaxTrees;
+import dev.timelake.rollup.Aggregates;
+import dev.timelake.table.SessionSettings;
+import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.TableFunction;
+
+/**
+ * The newest row of every series (or of some), read from the table's last-value index instead of
+ * its data: {@code … QUALIFY row_number() OVER (PARTITION BY <series key> ORDER BY <time> DESC) =
+ * 1}, {@code SELECT DISTINCT ON (<series key>) … ORDER BY <series key>, <time> DESC}, and QuestDB's
+ * {@code LATEST ON <time> PARTITION BY <series key>}. The index holds exactly those rows, so the
+ * query runs on it unchanged, as long as its WHERE keeps or drops whole series (terms on series-key
+ * columns only) or is a lower bound on time (a series' newest row is above it or the series has no
+ * row there): filters on other columns change which row is newest, and such queries keep their
+ * normal plan.
+ */
+final class LatestRows {
+  /** QuestDB's {@code LATEST ON ts PARTITION BY a, b}, before ORDER BY or LIMIT or the end. */
+  private static final Pattern LATEST_ON =
+      Pattern.compile(
+          "(?is)\\bLATEST\\s+ON\\s+([A-Za-z_]\\w*|\"[^\"]+\")\\s+PARTITION\\s+BY\\s+"
+              + "((?:[A-Za-z_]\\w*|\"[^\"]+\")(?:\\s*,\\s*(?:[A-Za-z_]\\w*|\"[^\"]+\"))*)"
+              + "(?=\\s*(?:ORDER\\s+BY|LIMIT|$))");
+
+  private final TableName table;
+  private final Table from;
+  private PlainSelect target;
+
+  private LatestRows(TableName table, Table from) {
+    this.table = table;
+    this.from = from;
+  }
+
+  /**
+   * {@code LATEST ON t PARTITION BY k} as the QUALIFY it means, so that the rest of Timelake reads
+   * standard DuckDB SQL; other text unchanged.
+   */
+  static String latestOn(String sql) {
+    Matcher latest = LATEST_ON.matcher(sql);
+    if (!latest.find()
+        || sql.substring(0, latest.start()).chars().filter(c -> c == '\'').count() % 2 != 0) {
+      // Not there, or inside a string literal.
+      return sql;
+    }
+    return sql.substring(0, latest.start())
+        + "QUALIFY row_number() OVER (PARTITION BY "
+        + latest.group(2)
+        + " ORDER BY "
+        + latest.group(1)
+        + " DESC) = 1"
+        + sql.substring(latest.end());
+  }
+
+  /** The shape of {@code statement} when the last-value index answers it exactly. */
+  static Optional<LatestRows> of(
+      Statement statement,
+      Function<TableName, Optional<LoadedTable>> tables,
+      SessionSettings settings,
+      Set<String> engineAggregates) {
+    Optional<LatestRows> latest = ofSelect(statement, tables, settings, engineAggregates);
+    if (latest.isEmpty()
+        && statement instanceof PlainSelect outer
+        && (outer.getJoins() == null || outer.getJoins().isEmpty())
+        && outer.getFromItem() instanceof ParenthesedSelect inner
+        && inner.getSelect() != null) {
+      // SELECT … FROM (the newest rows per series) [AS x]: the inner query reads the index.
+      return of(inner.getSelect(), tables, settings, engineAggregates);
+    }
+    return latest;
+  }
+
+  private static Optional<LatestRows> ofSelect(
+      Statement statement,
+      Function<TableName, Optional<LoadedTable>> tables,
+      SessionSettings settings,
+      Set<String> engineAggregates) {
+    if (!(statement instanceof PlainSelect select)
+        || select.getWithItemsList() != null
+        || select.getJoins() != null && !select.getJoins().isEmpty()
+        || select.getGroupBy() != null
+        || select.getHaving() != null
+        || select.getWindowDefinitions() != null
+        || !(select.getFromItem() instanceof Table from)) {
+      return Optional.empty();
+    }
+    Optional<LoadedTable> loaded;
+    try {
+      loaded = tables.apply(SyntaxNames.tableName(from));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+    if (loaded.isEmpty()) {
+      return Optional.empty();
+    }
+    TableContract contract = loaded.get().contract();
+    if (!contract.deduplicates()
+        || !settings.isEnabled(Settings.READ_DEDUP, contract)
+        || !settings.isEnabled(Settings.LATEST_INDEX, contract)
+        || contract.timeColumn().isEmpty()) {
+      return Optional.empty();
+    }
+    LatestRows latest = new LatestRows(loaded.get().name(), from);
+    boolean newestPerSeries =
+        select.getDistinct() == null
+            ? latest.qualifiesNewest(select.getQualify(), contract)
+            : select.getQualify() == null && latest.distinctOnNewest(select, contract);
+    if (!newestPerSeries
+        || !latest.filtersWholeSeries(select.getWhere(), contract)
+        || computesOverRows(select, engineAggregates)) {
+      return Optional.empty();
+    }
+    latest.target = select;
+    return Optional.of(latest);
+  }
+
+  TableName table() {
+    return table;
+  }
+
+  /** Reads the index at {@code index} instead of the table; the rest of the query is kept. */
+  void readFrom(Path index) {
+    PlainSelect select = target;
+    TableFunction file = SyntaxTrees.readParquet(List.of(index.toString()));
+    String alias =
+        from.getAlias() != null
+            ? SyntaxNames.unquote(from.getAlias().getName())
+            : SyntaxNames.unquote(from.getName());
+    file.setAlias(new Alias(quote(alias)));
+    select.setFromItem(file);
+  }
+
+  private static String quote(String identifier) {
+    return "\"" + identifier.replace("\"", "\"\"") + "\"";
+  }
+
+  /** {@code row_number() OVER (PARTITION BY <series key> ORDER BY <time> DESC) = 1}. */
+  private boolean qualifiesNewest(Expression qualify, TableContract contract) {
+    if (!(qualify instanceof EqualsTo equals)) {
+      return false;
+    }
+    Expression left = equals.getLeftExpression();
+    Expression right = equals.getRightExpression();
+    AnalyticExpression window =
+        left instanceof AnalyticExpression a && isOne(right)
+            ? a
+            : right instanceof AnalyticExpression a && isOne(left) ? a : null;
+    if (window == null
+        || !"row_number".equalsIgnoreCase(window.getName())
+        || window.getExpression() != null
+        || window.getWindowElement() != null
+        || window.getFilterExpression() != null
+        || window.getOrderByElements() == null
+        || window.getOrderByElements().size() != 1) {
+      return false;
+    }
+    Set<String> partition = new HashSet<>();
+    if (window.getPartitionExpressionList() != null) {
+      for (Object expression : window.getPartitionExpressionList()) {
+        Optional<String> name = columnName((Expression) expression);
+        if (name.isEmpty() || !partition.add(name.get())) {
+          return false;
+        }
+      }
+    }
+    return partition.equals(lower(contract.seriesKey()))
+        && newestFirst(window.getOrderByElements().get(0), contract);
+  }
+
+  /** {@code DISTINCT ON (<series key>) … ORDER BY <series key…>, <time> DESC}. */
+  private boolean distinctOnNewest(PlainSelect select, TableContract contract) {
+    List<SelectItem<?>> on = select.getDistinct().getOnSelectItems();
+    List<OrderByElement> order = select.getOrderByElements();
+    if (on == null || on.isEmpty() || order == null) {
+      return false;
+    }
+    Set<String> keys = new HashSet<>();
+    for (SelectItem<?> item : on) {
+      Optional<String> name = columnName(item.getExpression());
+      if (name.isEmpty() || !keys.add(name.get())) {
+        return false;
+      }
+    }
+    if (!keys.equals(lower(contract.seriesKey())) || order.size() <= keys.size()) {
+      return false;
+    }
+    Set<String> leading = new HashSet<>();
+    for (int i = 0; i < keys.size(); i++) {
+      columnName(order.get(i).getExpression()).ifPresent(leading::add);
+    }
+    return leading.equals(keys) && newestFirst(order.get(keys.size()), contract);
+  }
+
+  private boolean newestFirst(OrderByElement order, TableContract contract) {
+    return !order.isAsc()
+        && order.getNullOrdering() == null
+        && columnName(order.getExpression())
+            .filter(contract.timeColumn().orElseThrow().toLowerCase(Locale.ROOT)::equals)
+            .isPresent();
+  }
+
+  /**
+   * True when every term of the WHERE reads only series-key columns, or bounds time from below:
+   * each keeps or drops a series' newest row exactly as it keeps or drops the series.
+   */
+  private boolean filtersWholeSeries(Expression where, TableContract contract) {
+    if (where == null) {
+      return true;
+    }
+    if (where instanceof AndExpression and) {
+      return filtersWholeSeries(and.getLeftExpression(), contract)
+          && filtersWholeSeries(and.getRightExpression(), contract);
+    }
+    if (where instanceof net.sf.jsqlparser.expression.Parenthesis parenthesis) {
+      return filtersWholeSeries(parenthesis.getExpression(), contract);
+    }
+    String time = contract.timeColumn().orElseThrow().toLowerCase(Locale.ROOT);
+    if (lowerBoundOnTime(where, time)) {
+      return true;
+    }
+    Set<String> columns = new HashSet<>();
+    boolean[] other = {false};
+    where.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            Optional<String> name = columnName(column);
+            if (name.isPresent()) {
+              columns.add(name.get());
+            } else {
+              other[0] = true;
+            }
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(ParenthesedSelect select, S context) {
+            other[0] = true;
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(AnalyticExpression expression, S context) {
+            other[0] = true;
+            return null;
+          }
+        },
+        null);
+    return !other[0] && !columns.isEmpty() && lower(contract.seriesKey()).containsAll(columns);
+  }
+
+  /** {@code time >= c}, {@code time > c}, {@code c <= time} or {@code c < time}, c constant. */
+  private boolean lowerBoundOnTime(Expression term, String time) {
+    Expression column;
+    Expression bound;
+    if (term instanceof GreaterThanEquals || term instanceof GreaterThan) {
+      column = ((net.sf.jsqlparser.expression.BinaryExpression) term).getLeftExpression();
+      bound = ((net.sf.jsqlparser.expression.BinaryExpression) term).getRightExpression();
+    } else if (term instanceof MinorThanEquals || term instanceof MinorThan) {
+      column = ((net.sf.jsqlparser.expression.BinaryExpression) term).getRightExpression();
+      bound = ((net.sf.jsqlparser.expression.BinaryExpression) term).getLeftExpression();
+    } else {
+      return false;
+    }
+    return columnName(column).filter(time::equals).isPresent() && isConstant(bound);
+  }
+
+  private static boolean isConstant(Expression expression) {
+    boolean[] found = {false};
+    expression.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            found[0] = true;
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(ParenthesedSelect select, S context) {
+            found[0] = true;
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
+            // random(), now() and other volatile calls are not constants of the statement.
+            String name =
+                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
+            if (name.contains("random") || name.equals("uuid") || name.equals("gen_random_uuid")) {
+              found[0] = true;
+            }
+            return super.visit(function, context);
+          }
+        },
+        null);
+    return !found[0];
+  }
+
+  /** The lower-case name of a column of the table read, empty for anything else. */
+  private Optional<String> columnName(Expression expression) {
+    return SyntaxNames.column(expression)
+        .filter(this::ofTable)
+        .map(c -> SyntaxNames.unquote(c.getColumnName()).toLowerCase(Locale.ROOT));
+  }
+
+  private boolean ofTable(Column column) {
+    Table qualifier = column.getTable();
+    if (qualifier == null || qualifier.getName() == null) {
+      return true;
+    }
+    String name = SyntaxNames.unquote(qualifier.getName());
+    String alias = from.getAlias() == null ? null : SyntaxNames.unquote(from.getAlias().getName());
+    return name.equalsIgnoreCase(alias != null ? alias : SyntaxNames.unquote(from.getName()));
+  }
+
+  private static boolean isOne(Expression expression) {
+    return expression instanceof LongValue value && value.getValue() == 1;
+  }
+
+  private static Set<String> lower(List<String> names) {
+    Set<String> lower = new HashSet<>();
+    names.forEach(name -> lower.add(name.toLowerCase(Locale.ROOT)));
+    return lower;
+  }
+
+  /** True when a select item or ORDER BY aggregates or windows over other rows. */
+  private static boolean computesOverRows(PlainSelect select, Set<String> engineAggregates) {
+    boolean[] found = {false};
+    ExpressionVisitorAdapter<Void> visitor =
+        new ExpressionVisitorAdapter<>() {
+          @Override
+          public <S> Void visit(AnalyticExpression expression, S context) {
+            found[0] = true;
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(ParenthesedSelect subquery, S context) {
+            found[0] = true;
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
+            String name =
+                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
+            if (engineAggregates.contains(name) || Aggregates.find(name).isPresent()) {
+              found[0] = true;
+            }
+            return super.visit(function, context);
+          }
+        };
+    for (SelectItem<?> item : select.getSelectItems()) {
+      item.getExpression().accept(visitor, null);
+    }
+    if (select.getOrderByElements() != null) {
+      for (OrderByElement order : select.getOrderByElements()) {
+        order.getExpression().accept(visitor, null);
+      }
+    }
+    return found[0];
+  }
+}
