@@ -58,6 +58,7 @@ final class LatestRows {
   private final TableName table;
   private final Table from;
   private PlainSelect target;
+  private final List<String> nullableArguments = new java.util.ArrayList<>();
 
   private LatestRows(TableName table, Table from) {
     this.table = table;
@@ -110,7 +111,6 @@ final class LatestRows {
     if (!(statement instanceof PlainSelect select)
         || select.getWithItemsList() != null
         || select.getJoins() != null && !select.getJoins().isEmpty()
-        || select.getGroupBy() != null
         || select.getHaving() != null
         || select.getWindowDefinitions() != null
         || !(select.getFromItem() instanceof Table from)) {
@@ -133,6 +133,16 @@ final class LatestRows {
       return Optional.empty();
     }
     LatestRows latest = new LatestRows(loaded.get().name(), from);
+    if (select.getGroupBy() != null) {
+      if (select.getDistinct() != null
+          || select.getQualify() != null
+          || !latest.aggregatesNewest(select, contract)
+          || !latest.filtersWholeSeries(select.getWhere(), contract)) {
+        return Optional.empty();
+      }
+      latest.target = select;
+      return Optional.of(latest);
+    }
     boolean newestPerSeries =
         select.getDistinct() == null
             ? latest.qualifiesNewest(select.getQualify(), contract)
@@ -164,6 +174,93 @@ final class LatestRows {
 
   private static String quote(String identifier) {
     return "\"" + identifier.replace("\"", "\"\"") + "\"";
+  }
+
+  /**
+   * {@code SELECT <series key…>, max(time), arg_max(x, time)… GROUP BY <series key>}: each group's
+   * values are those of its newest row, except that {@code arg_max} skips NULLs, so a series whose
+   * newest row has a NULL argument needs older rows ({@link #nullCheck}).
+   */
+  private boolean aggregatesNewest(PlainSelect select, TableContract contract) {
+    net.sf.jsqlparser.statement.select.GroupByElement groupBy = select.getGroupBy();
+    if (groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()
+        || groupBy.getGroupByExpressionList() == null) {
+      return false;
+    }
+    Set<String> groups = new HashSet<>();
+    for (Object expression : groupBy.getGroupByExpressionList()) {
+      Optional<String> name = columnName((Expression) expression);
+      if (name.isEmpty() || !groups.add(name.get())) {
+        return false;
+      }
+    }
+    Set<String> keys = lower(contract.seriesKey());
+    String time = contract.timeColumn().orElseThrow().toLowerCase(Locale.ROOT);
+    if (!groups.equals(keys) || keys.isEmpty()) {
+      return false;
+    }
+    for (SelectItem<?> item : select.getSelectItems()) {
+      Expression expression = item.getExpression();
+      if (columnName(expression).filter(keys::contains).isPresent()) {
+        continue;
+      }
+      if (!(expression instanceof net.sf.jsqlparser.expression.Function call)
+          || call.isDistinct()
+          || call.isAllColumns()
+          || call.getParameters() == null
+          || call.getOrderByElements() != null) {
+        return false;
+      }
+      String name = call.getName().toLowerCase(Locale.ROOT);
+      List<?> arguments = call.getParameters();
+      if (name.equals("max") && arguments.size() == 1) {
+        if (columnName((Expression) arguments.get(0)).filter(time::equals).isEmpty()) {
+          return false;
+        }
+      } else if (Set.of("arg_max", "max_by", "arg_max_null").contains(name)
+          && arguments.size() == 2) {
+        Optional<String> argument = columnName((Expression) arguments.get(0));
+        if (argument.isEmpty()
+            || columnName((Expression) arguments.get(1)).filter(time::equals).isEmpty()) {
+          return false;
+        }
+        if (!name.equals("arg_max_null")) {
+          nullableArguments.add(argument.get());
+        }
+      } else {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * For {@code arg_max} forms: a query over the index that counts the series whose newest row has a
+   * NULL argument; the index answers only when it counts none. Empty when nothing needs checking.
+   */
+  Optional<String> nullCheck(Path index) {
+    if (nullableArguments.isEmpty()) {
+      return Optional.empty();
+    }
+    String alias =
+        quote(
+            from.getAlias() != null
+                ? SyntaxNames.unquote(from.getAlias().getName())
+                : SyntaxNames.unquote(from.getName()));
+    List<String> nulls = new java.util.ArrayList<>();
+    for (String column : nullableArguments) {
+      nulls.add(alias + "." + quote(column) + " IS NULL");
+    }
+    Expression where = target.getWhere();
+    return Optional.of(
+        "SELECT count(*) FROM "
+            + SyntaxTrees.readParquet(List.of(index.toString()))
+            + " AS "
+            + alias
+            + " WHERE ("
+            + String.join(" OR ", nulls)
+            + ")"
+            + (where == null ? "" : " AND (" + where + ")"));
   }
 
   /** {@code row_number() OVER (PARTITION BY <series key> ORDER BY <time> DESC) = 1}. */

@@ -263,6 +263,11 @@ public final class SqlSession implements AutoCloseable {
     if (index.isEmpty()) {
       return Optional.empty();
     }
+    Optional<String> nullCheck = latest.get().nullCheck(index.get());
+    if (nullCheck.isPresent() && ((Number) connection.scalar(nullCheck.get())).longValue() > 0) {
+      // arg_max skips NULLs: some series' answer lies in older rows.
+      return Optional.empty();
+    }
     latest.get().readFrom(index.get());
     PlannedStatement planned = plan(statement);
     List<String> explanation = new ArrayList<>();

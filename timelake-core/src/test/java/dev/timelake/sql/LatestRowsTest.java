@@ -44,7 +44,14 @@ class LatestRowsTest {
               + " ORDER BY r.time DESC) = 1 ORDER BY 1",
           "SELECT tag, time, value FROM iot.r LATEST ON time PARTITION BY tag ORDER BY tag",
           "SELECT count(*) FROM (SELECT * FROM iot.r QUALIFY row_number() OVER (PARTITION BY tag"
-              + " ORDER BY time DESC) = 1)");
+              + " ORDER BY time DESC) = 1)",
+          "SELECT tag, max(time) AS time, arg_max_null(value, time) AS value FROM iot.r WHERE tag"
+              + " <> 'tag2' GROUP BY tag ORDER BY tag");
+
+  /** Answered from the index unless a series' newest value is NULL (arg_max skips NULLs). */
+  private static final String ARG_MAX =
+      "SELECT tag, max(time) AS time, arg_max(value, time) AS value FROM iot.r GROUP BY tag"
+          + " ORDER BY tag";
 
   private static final List<String> NOT_ANSWERED =
       List.of(
@@ -132,6 +139,19 @@ class LatestRowsTest {
         assertThat(explain(indexed, query)).as(context + ": " + query).contains("last-value index");
         assertThat(rows(indexed, query)).as(context + ": " + query).isEqualTo(rows(plain, query));
       }
+      assertThat(rows(indexed, ARG_MAX))
+          .as(context + ": " + ARG_MAX)
+          .isEqualTo(rows(plain, ARG_MAX));
+      boolean newestNull =
+          rows(
+                  plain,
+                  "SELECT count(*) FROM (SELECT * FROM iot.r QUALIFY row_number() OVER"
+                      + " (PARTITION BY tag ORDER BY time DESC) = 1) WHERE value IS NULL")
+              .stream()
+              .anyMatch(row -> ((Number) row.get(0)).longValue() > 0);
+      assertThat(explain(indexed, ARG_MAX).contains("last-value index"))
+          .as(context + ": " + ARG_MAX)
+          .isEqualTo(!newestNull);
       for (String query : NOT_ANSWERED) {
         assertThat(explain(indexed, query))
             .as(context + ": " + query)
