@@ -162,7 +162,7 @@ public final class CoverageQueryBenchmark {
 
   private static Coverage yearOfMinutes(int instruments, int outages, Random random) {
     IndexIntervals intervals =
-        IndexIntervals.timestamps(dev.timelake.index.IndexGranularity.parseTime("1m"));
+        IndexIntervals.timestamps(dev.timelake.table.IndexGranularity.parseTime("1m"));
     long first = intervals.id(YEAR.getEpochSecond() * 1_000_000L);
     Coverage coverage = new Coverage();
     for (int i = 0; i < instruments; i++) {

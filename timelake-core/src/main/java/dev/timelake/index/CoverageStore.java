@@ -85,7 +85,7 @@ public final class CoverageStore {
    */
   public static void attachTo(
       Table table, TableContract contract, EngineConnection connection, Snapshot snapshot) {
-    if (snapshot != null && contract.indexIntervals().isPresent()) {
+    if (snapshot != null && contract.hasIndexGranularity()) {
       new CoverageStore(table, contract, connection).at(snapshot);
     }
   }

@@ -27,8 +27,7 @@ public final class CoverageView {
   public CoverageView(TableContract contract, Coverage coverage) {
     this.contract = contract;
     this.intervals =
-        contract
-            .indexIntervals()
+        IndexIntervals.of(contract)
             .orElseThrow(
                 () ->
                     TimelakeException.validation(
@@ -43,7 +42,7 @@ public final class CoverageView {
       org.apache.iceberg.Table table,
       TableContract contract,
       dev.timelake.engine.EngineConnection connection) {
-    if (contract.indexIntervals().isEmpty()) {
+    if (!contract.hasIndexGranularity()) {
       return new CoverageView(contract, new Coverage());
     }
     return new CoverageView(

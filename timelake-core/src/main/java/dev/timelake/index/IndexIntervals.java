@@ -1,6 +1,7 @@
 package dev.timelake.index;
 
 import dev.timelake.TimelakeException;
+import dev.timelake.table.IndexGranularity;
 import java.math.BigInteger;
 import java.time.Instant;
 
@@ -44,6 +45,13 @@ public final class IndexIntervals {
       throw new IllegalArgumentException("a timestamp index takes a time granularity");
     }
     return new IndexIntervals(domain, unsigned(granularity.width()));
+  }
+
+  /** The intervals of the table's ordered index, when it has an index granularity. */
+  public static java.util.Optional<IndexIntervals> of(dev.timelake.table.TableContract contract) {
+    return java.util.Optional.ofNullable(
+            contract.settings().get(dev.timelake.table.Settings.INDEX_GRANULARITY.name()))
+        .map(text -> of(contract.column(contract.timeColumn().orElseThrow()).type(), text));
   }
 
   /** The intervals of an index column of type {@code type} and granularity {@code text}. */

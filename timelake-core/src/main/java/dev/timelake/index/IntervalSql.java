@@ -20,7 +20,7 @@ public final class IntervalSql {
 
   public IntervalSql(TableContract contract) {
     this.contract = contract;
-    this.intervals = contract.indexIntervals().orElseThrow();
+    this.intervals = IndexIntervals.of(contract).orElseThrow();
   }
 
   public IndexIntervals intervals() {

@@ -63,6 +63,28 @@ public final class LatestIndex {
     return Optional.of(target);
   }
 
+  /**
+   * After an append committed {@code snapshot}: when its parent has an index (the table's newest
+   * rows are being read), builds the new one from it and the appended rows now, so that the next
+   * query finds it. Best effort: the index is derived from data and built on first use otherwise.
+   */
+  public static void followAppend(
+      dev.timelake.catalog.LoadedTable table, Snapshot snapshot, EngineConnection connection) {
+    if (!table.contract().deduplicates() || snapshot.parentId() == null) {
+      return;
+    }
+    Table iceberg = table.iceberg();
+    int schema = iceberg.schema().schemaId();
+    if (!Files.exists(location(iceberg, snapshot.parentId(), schema))) {
+      return;
+    }
+    try {
+      of(PinnedTable.at(table, snapshot.snapshotId()), connection);
+    } catch (RuntimeException e) {
+      // Built on the next query instead.
+    }
+  }
+
   private static Path location(Table iceberg, long snapshotId, int schemaId) {
     return Path.of(SqlText.localPath(iceberg.location()))
         .resolve("metadata")

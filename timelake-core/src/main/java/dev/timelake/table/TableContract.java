@@ -6,7 +6,6 @@ import dev.timelake.Chunk;
 import dev.timelake.Column;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
-import dev.timelake.index.IndexIntervals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -154,12 +153,11 @@ public record TableContract(
   }
 
   /**
-   * The intervals of the ordered index when the table has an index granularity: each series holds
-   * at most one row per interval.
+   * True when the table has an index granularity: each series holds at most one row per interval
+   * (the intervals: {@code dev.timelake.index.IndexIntervals.of(contract)}).
    */
-  public Optional<IndexIntervals> indexIntervals() {
-    return Optional.ofNullable(settings.get(Settings.INDEX_GRANULARITY.name()))
-        .map(text -> IndexIntervals.of(column(timeColumn.orElseThrow()).type(), text));
+  public boolean hasIndexGranularity() {
+    return settings.containsKey(Settings.INDEX_GRANULARITY.name());
   }
 
   /** True when copies of a key are removed (time-series table with dedup on). */

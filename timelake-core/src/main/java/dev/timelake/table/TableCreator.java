@@ -6,8 +6,6 @@ import dev.timelake.Column;
 import dev.timelake.ColumnType;
 import dev.timelake.TableDefinition;
 import dev.timelake.TimelakeException;
-import dev.timelake.index.IndexGranularity;
-import dev.timelake.index.InvalidGranularityException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -84,7 +84,7 @@ public final class AppendOperation {
         return AppendResult.nothing(AppendResult.Outcome.EMPTY);
       }
       Optional<IndexIntervalGuard> guard =
-          table.contract().indexIntervals().isPresent()
+          table.contract().hasIndexGranularity()
               ? Optional.of(new IndexIntervalGuard(table.iceberg(), table.contract(), connection))
               : Optional.empty();
       if (guard.isPresent()) {
@@ -105,6 +105,7 @@ public final class AppendOperation {
               ? committer.commit(files, summary(files, dropped), guard.get())
               : committer.commit(files, summary(files, dropped));
       files.forEach(file -> touched.add(file.partition()));
+      dev.timelake.read.LatestIndex.followAppend(table, snapshot, connection);
       return AppendResult.committed(rows, dropped, files.size(), snapshot.snapshotId());
     }
   }

@@ -149,7 +149,7 @@ final class SchemaAlignment {
    */
   private static void requireIndexType(
       TableContract contract, Column column, InputColumn source, String sourceName) {
-    if (contract.indexIntervals().isPresent()
+    if (contract.hasIndexGranularity()
         && contract.timeColumn().filter(column.name()::equals).isPresent()
         && normalize(source.duckdbType()).equals("TIMESTAMP_S")) {
       throw rejected(

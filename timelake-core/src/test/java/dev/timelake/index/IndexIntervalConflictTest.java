@@ -18,6 +18,7 @@ import dev.timelake.Table;
 import dev.timelake.TableDefinition;
 import dev.timelake.TimelakeException;
 import dev.timelake.ValidationException;
+import dev.timelake.table.InvalidGranularityException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

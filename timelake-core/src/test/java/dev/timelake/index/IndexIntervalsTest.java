@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.TestRandom;
 import dev.timelake.ValidationException;
+import dev.timelake.table.IndexGranularity;
+import dev.timelake.table.InvalidGranularityException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -196,6 +196,44 @@ class LatestRowsTest {
   }
 
   @Test
+  void onceReadTheIndexFollowsEachAppend() {
+    try (Lake lake = Lake.open(warehouse)) {
+      Table table =
+          lake.createTable(
+              TableDefinition.builder("iot.f")
+                  .column("tag", ColumnType.VARCHAR)
+                  .column("time", ColumnType.TIMESTAMPTZ)
+                  .timeColumn("time")
+                  .seriesKey("tag")
+                  .option("auto-maintain", "false")
+                  .build());
+      table.newAppend().row("a", T0.atOffset(ZoneOffset.UTC)).commit();
+      assertThat(latestIndexFiles(table)).isEmpty();
+      String newest =
+          "SELECT tag, time FROM iot.f QUALIFY row_number() OVER (PARTITION BY tag ORDER BY time"
+              + " DESC) = 1 ORDER BY tag";
+      try (Session session = lake.newSession()) {
+        rows(session, newest);
+      }
+      assertThat(latestIndexFiles(table)).hasSize(1);
+
+      table.refresh().newAppend().row("b", T0.plusSeconds(1).atOffset(ZoneOffset.UTC)).commit();
+
+      var snapshots = table.refresh().info().snapshots();
+      long current = snapshots.get(snapshots.size() - 1).id();
+      assertThat(latestIndexFiles(table))
+          .anyMatch(
+              path -> path.getFileName().toString().startsWith("timelake-latest-" + current + "-"));
+      try (Session session = lake.newSession()) {
+        assertThat(rows(session, newest))
+            .containsExactly(
+                List.of("a", T0.atOffset(ZoneOffset.UTC)),
+                List.of("b", T0.plusSeconds(1).atOffset(ZoneOffset.UTC)));
+      }
+    }
+  }
+
+  @Test
   void latestOnInsideAStringIsLeftAlone() {
     assertThat(LatestRows.latestOn("SELECT 'x LATEST ON t PARTITION BY k'"))
         .isEqualTo("SELECT 'x LATEST ON t PARTITION BY k'");

@@ -1,4 +1,4 @@
-package dev.timelake.index;
+package dev.timelake.table;
 
 import dev.timelake.ValidationException;
 

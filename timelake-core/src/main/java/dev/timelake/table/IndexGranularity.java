@@ -1,4 +1,4 @@
-package dev.timelake.index;
+package dev.timelake.table;
 
 import java.math.BigInteger;
 import java.util.Locale;
