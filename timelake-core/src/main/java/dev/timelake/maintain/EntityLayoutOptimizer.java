@@ -1,6 +1,5 @@
 package dev.timelake.maintain;
 
-import dev.timelake.CommitFailedException;
 import dev.timelake.CommitStateUnknownException;
 import dev.timelake.OptimizeReport;
 import dev.timelake.TimelakeException;
@@ -15,7 +14,6 @@ import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.table.TableContract;
 import dev.timelake.write.DataFileWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,12 +168,21 @@ public final class EntityLayoutOptimizer {
 
   private Snapshot commit(Snapshot start, Map<PlannedFile, List<DataFile>> replacements) {
     Table iceberg = table.iceberg();
-    Map<String, DataFile> live = new HashMap<>();
-    try (var tasks = iceberg.newScan().planFiles()) {
-      tasks.forEach(task -> live.put(task.file().location(), task.file().copyWithoutStats()));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    MaintenanceRunner.commitRewrite(
+        () -> stage(iceberg, start, replacements),
+        "the optimization",
+        table.name(),
+        "run optimize again");
+    iceberg.refresh();
+    Snapshot committed = iceberg.currentSnapshot();
+    CoverageStore.attachTo(iceberg, table.contract(), connection, committed);
+    return committed;
+  }
+
+  /** One rewrite per replaced file, each keeping its data sequence number; not yet committed. */
+  private static Transaction stage(
+      Table iceberg, Snapshot start, Map<PlannedFile, List<DataFile>> replacements) {
+    Map<String, DataFile> live = MaintenanceRunner.liveDataFiles(iceberg);
     Transaction transaction = iceberg.newTransaction();
     for (Map.Entry<PlannedFile, List<DataFile>> entry : replacements.entrySet()) {
       RewriteFiles rewrite =
@@ -188,28 +195,6 @@ public final class EntityLayoutOptimizer {
       rewrite.set(SnapshotSummaries.OPERATION, "optimize");
       rewrite.commit();
     }
-    try {
-      transaction.commitTransaction();
-    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
-      throw new CommitStateUnknownException(
-          "Optimizing "
-              + table.name()
-              + " may or may not have committed; its new data files were kept. Check the table's"
-              + " snapshots before running optimize again: "
-              + e.getMessage(),
-          e);
-    } catch (RuntimeException e) {
-      throw new CommitFailedException(
-          "Cannot commit the optimization of "
-              + table.name()
-              + ": "
-              + e.getMessage()
-              + "; the table is unchanged, run optimize again",
-          e);
-    }
-    iceberg.refresh();
-    Snapshot committed = iceberg.currentSnapshot();
-    CoverageStore.attachTo(iceberg, table.contract(), connection, committed);
-    return committed;
+    return transaction;
   }
 }

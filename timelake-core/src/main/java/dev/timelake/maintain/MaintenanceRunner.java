@@ -164,26 +164,46 @@ public final class MaintenanceRunner {
   }
 
   private void commit(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {
+    commitRewrite(() -> stage(plan, written), "maintenance", table.name(), "run maintain again");
+  }
+
+  /**
+   * Commits a transaction of rewrites: an unknown outcome keeps the new files (they may be live),
+   * any other failure (including Iceberg's check that the replaced files are still live) leaves the
+   * table unchanged; the messages say what to do next.
+   */
+  static void commitRewrite(
+      java.util.function.Supplier<Transaction> staged,
+      String operation,
+      dev.timelake.TableName table,
+      String retry) {
     try {
-      stage(plan, written).commitTransaction();
+      // Staging validates too: a replaced file no longer live fails here.
+      staged.get().commitTransaction();
     } catch (TimelakeException e) {
       throw e;
     } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
       throw new CommitStateUnknownException(
-          "Maintenance of "
-              + table.name()
+          Character.toUpperCase(operation.charAt(0))
+              + operation.substring(1)
+              + " of "
+              + table
               + " may or may not have committed; its new data files were kept. Check the table's"
-              + " snapshots before running maintain again: "
+              + " snapshots before you "
+              + retry
+              + ": "
               + e.getMessage(),
           e);
     } catch (RuntimeException e) {
-      // Includes Iceberg's validation that the replaced files are still live.
       throw new CommitFailedException(
-          "Cannot commit maintenance of "
-              + table.name()
+          "Cannot commit "
+              + operation
+              + " of "
+              + table
               + ": "
               + e.getMessage()
-              + "; the table is unchanged, run maintain again",
+              + "; the table is unchanged, "
+              + retry,
           e);
     }
   }
@@ -234,7 +254,8 @@ public final class MaintenanceRunner {
     return transaction;
   }
 
-  private static Map<String, DataFile> liveDataFiles(Table iceberg) {
+  /** The table's live data files by location, without their column statistics. */
+  static Map<String, DataFile> liveDataFiles(Table iceberg) {
     Map<String, DataFile> files = new HashMap<>();
     try (var tasks = iceberg.newScan().planFiles()) {
       tasks.forEach(task -> files.put(task.file().location(), task.file().copyWithoutStats()));

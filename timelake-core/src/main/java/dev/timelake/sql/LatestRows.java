@@ -4,7 +4,6 @@ import dev.timelake.TableName;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.engine.SyntaxTrees;
-import dev.timelake.rollup.Aggregates;
 import dev.timelake.table.SessionSettings;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
@@ -149,7 +148,7 @@ final class LatestRows {
             : select.getQualify() == null && latest.distinctOnNewest(select, contract);
     if (!newestPerSeries
         || !latest.filtersWholeSeries(select.getWhere(), contract)
-        || computesOverRows(select, engineAggregates)) {
+        || SelectShapes.computesOverRows(select, engineAggregates)) {
       return Optional.empty();
     }
     latest.target = select;
@@ -428,18 +427,8 @@ final class LatestRows {
   /** The lower-case name of a column of the table read, empty for anything else. */
   private Optional<String> columnName(Expression expression) {
     return SyntaxNames.column(expression)
-        .filter(this::ofTable)
+        .filter(c -> SelectShapes.qualifiedBy(c, from))
         .map(c -> SyntaxNames.unquote(c.getColumnName()).toLowerCase(Locale.ROOT));
-  }
-
-  private boolean ofTable(Column column) {
-    Table qualifier = column.getTable();
-    if (qualifier == null || qualifier.getName() == null) {
-      return true;
-    }
-    String name = SyntaxNames.unquote(qualifier.getName());
-    String alias = from.getAlias() == null ? null : SyntaxNames.unquote(from.getAlias().getName());
-    return name.equalsIgnoreCase(alias != null ? alias : SyntaxNames.unquote(from.getName()));
   }
 
   private static boolean isOne(Expression expression) {
@@ -450,43 +439,5 @@ final class LatestRows {
     Set<String> lower = new HashSet<>();
     names.forEach(name -> lower.add(name.toLowerCase(Locale.ROOT)));
     return lower;
-  }
-
-  /** True when a select item or ORDER BY aggregates or windows over other rows. */
-  private static boolean computesOverRows(PlainSelect select, Set<String> engineAggregates) {
-    boolean[] found = {false};
-    ExpressionVisitorAdapter<Void> visitor =
-        new ExpressionVisitorAdapter<>() {
-          @Override
-          public <S> Void visit(AnalyticExpression expression, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(ParenthesedSelect subquery, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
-            String name =
-                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
-            if (engineAggregates.contains(name) || Aggregates.find(name).isPresent()) {
-              found[0] = true;
-            }
-            return super.visit(function, context);
-          }
-        };
-    for (SelectItem<?> item : select.getSelectItems()) {
-      item.getExpression().accept(visitor, null);
-    }
-    if (select.getOrderByElements() != null) {
-      for (OrderByElement order : select.getOrderByElements()) {
-        order.getExpression().accept(visitor, null);
-      }
-    }
-    return found[0];
   }
 }

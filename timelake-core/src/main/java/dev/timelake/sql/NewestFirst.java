@@ -5,7 +5,6 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.read.PlannedFile;
-import dev.timelake.rollup.Aggregates;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -25,7 +22,6 @@ import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.Offset;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
-import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * The newest (or oldest) rows of a time-series table, read newest first: {@code SELECT … FROM t
@@ -93,10 +89,10 @@ final class NewestFirst {
     boolean byTime =
         first.getNullOrdering() == null
             && SyntaxNames.column(first.getExpression())
-                .filter(c -> qualifiedBy(c, from))
+                .filter(c -> SelectShapes.qualifiedBy(c, from))
                 .map(c -> SyntaxNames.unquote(c.getColumnName()).equalsIgnoreCase(time))
                 .orElse(false);
-    if (!byTime || computesOverRows(select, engineAggregates)) {
+    if (!byTime || SelectShapes.computesOverRows(select, engineAggregates)) {
       return Optional.empty();
     }
     return Optional.of(new NewestFirst(loaded.get().name(), time, !first.isAsc(), limit));
@@ -119,46 +115,6 @@ final class NewestFirst {
       return 0;
     }
     return offset.getOffset() instanceof LongValue value ? value.getValue() : -1;
-  }
-
-  private static boolean qualifiedBy(Column column, Table from) {
-    Table qualifier = column.getTable();
-    if (qualifier == null || qualifier.getName() == null) {
-      return true;
-    }
-    String name = SyntaxNames.unquote(qualifier.getName());
-    String alias = from.getAlias() == null ? null : SyntaxNames.unquote(from.getAlias().getName());
-    return name.equalsIgnoreCase(alias != null ? alias : SyntaxNames.unquote(from.getName()));
-  }
-
-  /** True when an aggregate or a window function reads other rows than the row it stands in. */
-  private static boolean computesOverRows(PlainSelect select, Set<String> engineAggregates) {
-    boolean[] found = {false};
-    ExpressionVisitorAdapter<Void> visitor =
-        new ExpressionVisitorAdapter<>() {
-          @Override
-          public <S> Void visit(AnalyticExpression expression, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
-            String name =
-                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
-            if (engineAggregates.contains(name) || Aggregates.find(name).isPresent()) {
-              found[0] = true;
-            }
-            return super.visit(function, context);
-          }
-        };
-    for (SelectItem<?> item : select.getSelectItems()) {
-      item.getExpression().accept(visitor, null);
-    }
-    for (OrderByElement order : select.getOrderByElements()) {
-      order.getExpression().accept(visitor, null);
-    }
-    return found[0];
   }
 
   /** The table read. */

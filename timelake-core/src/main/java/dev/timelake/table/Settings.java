@@ -119,10 +119,12 @@ public final class Settings {
       declare(
           "row-group-rows",
           SettingKind.INTEGER,
-          "1048576",
+          "65536",
           Set.of(CREATE, TABLE, CALL),
           "0.1",
-          "Rows per Parquet row group in written files.");
+          "Rows per Parquet row group in written files. Files are sorted by (series key…, time),"
+              + " so small groups let a query of a few series and hours skip the rest of a file"
+              + " (and give both cores groups to scan); see docs/benchmarks.md.");
   public static final Setting COMPRESSION_CODEC =
       declareChoice(
           "compression-codec",

@@ -95,7 +95,7 @@ public final class DataFileWriter {
           SqlText.identifier(field.name()) + ": " + fieldId(field.fieldId(), field.type()));
     }
     String codec = contract.setting(Settings.COMPRESSION_CODEC).orElse("zstd");
-    long rowGroup = Long.parseLong(contract.setting(Settings.ROW_GROUP_ROWS).orElse("1048576"));
+    long rowGroup = Long.parseLong(contract.setting(Settings.ROW_GROUP_ROWS).orElseThrow());
     return "FORMAT parquet, COMPRESSION "
         + codec
         + ", ROW_GROUP_SIZE "
