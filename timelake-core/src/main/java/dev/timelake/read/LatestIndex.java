@@ -85,6 +85,52 @@ public final class LatestIndex {
     }
   }
 
+  /**
+   * The columns that are NULL in some row of the index file {@code index} (lower case). An index
+   * file never changes, so the answer is kept for the last files asked about.
+   */
+  public static java.util.Set<String> columnsWithNulls(
+      Path index, List<String> columns, EngineConnection connection) {
+    synchronized (NULLS) {
+      java.util.Set<String> known = NULLS.get(index);
+      if (known != null) {
+        return known;
+      }
+    }
+    List<String> counts = new ArrayList<>();
+    for (String column : columns) {
+      counts.add("count(*) FILTER (WHERE " + SqlText.identifier(column) + " IS NULL)");
+    }
+    List<Object> row =
+        connection
+            .rows(
+                "SELECT "
+                    + String.join(", ", counts)
+                    + " FROM read_parquet("
+                    + SqlText.literal(index.toString())
+                    + ")")
+            .get(0);
+    java.util.Set<String> nullable = new java.util.HashSet<>();
+    for (int i = 0; i < columns.size(); i++) {
+      if (((Number) row.get(i)).longValue() > 0) {
+        nullable.add(columns.get(i).toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    java.util.Set<String> result = java.util.Set.copyOf(nullable);
+    synchronized (NULLS) {
+      NULLS.put(index, result);
+    }
+    return result;
+  }
+
+  private static final java.util.Map<Path, java.util.Set<String>> NULLS =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Path, java.util.Set<String>> e) {
+          return size() > 64;
+        }
+      };
+
   private static Path location(Table iceberg, long snapshotId, int schemaId) {
     return Path.of(SqlText.localPath(iceberg.location()))
         .resolve("metadata")

@@ -69,23 +69,43 @@ public final class SignalFunctions {
    * The names the script defines, public functions and helpers alike (from its {@code CREATE OR
    * REPLACE MACRO} lines), as one case-insensitive pattern.
    */
-  private static final java.util.regex.Pattern NAMES = names();
+  private static final java.util.Set<String> NAMES = names();
 
-  /** One pattern of every name, so a statement is scanned once (this runs before each one). */
-  private static java.util.regex.Pattern names() {
-    java.util.List<String> names = new java.util.ArrayList<>();
+  /** Every function's name, lower case. */
+  private static java.util.Set<String> names() {
+    java.util.Set<String> names = new java.util.HashSet<>();
     java.util.regex.Matcher macro =
         java.util.regex.Pattern.compile("CREATE OR REPLACE MACRO (\\w+)").matcher(SCRIPT);
     while (macro.find()) {
-      names.add(java.util.regex.Pattern.quote(macro.group(1)));
+      names.add(macro.group(1).toLowerCase(java.util.Locale.ROOT));
     }
-    return java.util.regex.Pattern.compile(
-        String.join("|", names), java.util.regex.Pattern.CASE_INSENSITIVE);
+    return java.util.Set.copyOf(names);
   }
 
-  /** True when {@code sql} may call one of the functions (it contains one of their names). */
+  /**
+   * True when {@code sql} may call one of the functions (one of its words is one of their names).
+   * One pass over the words: this runs before every statement, and an alternation of forty names
+   * tried at every character cost a quarter of a short query's time in Java.
+   */
   public static boolean mentions(String sql) {
-    return NAMES.matcher(sql).find();
+    int length = sql.length();
+    int start = -1;
+    for (int i = 0; i <= length; i++) {
+      boolean word = i < length && isWordChar(sql.charAt(i));
+      if (word && start < 0) {
+        start = i;
+      } else if (!word && start >= 0) {
+        if (NAMES.contains(sql.substring(start, i).toLowerCase(java.util.Locale.ROOT))) {
+          return true;
+        }
+        start = -1;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isWordChar(char c) {
+    return c == '_' || Character.isLetterOrDigit(c);
   }
 
   /** Defines every function in the database {@code connection} belongs to. */

@@ -159,6 +159,11 @@ final class LatestRows {
     return table;
   }
 
+  /** True when the shape has arguments that {@code arg_max} would skip when NULL. */
+  boolean hasNullableArguments() {
+    return !nullableArguments.isEmpty();
+  }
+
   /** Reads the index at {@code index} instead of the table; the rest of the query is kept. */
   void readFrom(Path index) {
     PlainSelect select = target;
@@ -237,8 +242,8 @@ final class LatestRows {
    * For {@code arg_max} forms: a query over the index that counts the series whose newest row has a
    * NULL argument; the index answers only when it counts none. Empty when nothing needs checking.
    */
-  Optional<String> nullCheck(Path index) {
-    if (nullableArguments.isEmpty()) {
+  Optional<String> nullCheck(Path index, java.util.Set<String> columnsWithNulls) {
+    if (nullableArguments.stream().noneMatch(columnsWithNulls::contains)) {
       return Optional.empty();
     }
     String alias =

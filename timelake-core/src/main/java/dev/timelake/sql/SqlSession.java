@@ -263,7 +263,15 @@ public final class SqlSession implements AutoCloseable {
     if (index.isEmpty()) {
       return Optional.empty();
     }
-    Optional<String> nullCheck = latest.get().nullCheck(index.get());
+    Optional<String> nullCheck =
+        latest.get().hasNullableArguments()
+            ? latest
+                .get()
+                .nullCheck(
+                    index.get(),
+                    dev.timelake.read.LatestIndex.columnsWithNulls(
+                        index.get(), pinned.table().contract().columnNames(), connection))
+            : Optional.empty();
     if (nullCheck.isPresent() && ((Number) connection.scalar(nullCheck.get())).longValue() > 0) {
       // arg_max skips NULLs: some series' answer lies in older rows.
       return Optional.empty();
