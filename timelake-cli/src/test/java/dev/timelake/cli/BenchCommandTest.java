@@ -31,6 +31,35 @@ class BenchCommandTest {
   }
 
   @Test
+  void indexAppendAndCoverageBenchmarksReportTheirFigures() {
+    CliRunner cli = new CliRunner(directory.resolve("index"));
+    Run append =
+        cli.run(
+            "bench",
+            "index-append",
+            "--instruments",
+            "5",
+            "--history-hours",
+            "1",
+            "--hours",
+            "2",
+            "--optimize");
+    assertThat(append.status()).as(append.err()).isZero();
+    assertThat(append.out())
+        .contains("instruments 5; history 1 hours (300 rows)")
+        .contains("hourly appends of 300 rows (2 each)")
+        .contains("check overhead")
+        .contains("optimize of the strict table: ");
+    Run coverage =
+        new CliRunner(directory.resolve("coverage"))
+            .run("bench", "coverage", "--instruments", "3", "--outages", "2");
+    assertThat(coverage.status()).as(coverage.err()).isZero();
+    assertThat(coverage.out())
+        .contains("coverage: 3 series × 525,600 minutes, 2 outages each")
+        .contains("SQL: timelake_gaps, every series");
+  }
+
+  @Test
   void generatesThePlantThenRunsTheChosenQueries() throws Exception {
     Path warehouse = directory.resolve("lake");
     CliRunner cli = new CliRunner(warehouse);
