@@ -124,21 +124,6 @@ public final class MaintenanceRunner {
         table.contract().isTimeSeries()
             ? " ORDER BY " + SqlText.identifiers(table.contract().keyColumns())
             : "";
-    long target = Long.parseLong(table.contract().setting(Settings.TARGET_FILE_SIZE).orElseThrow());
-    if (Math.round((double) rewrite.bytes() / target) <= 1) {
-      // One output file: sorted straight into it, without a temporary copy of the rows first.
-      String location =
-          writer.newLocation(rewrite.partition(), MaintenancePlanner.COMPACTED_PREFIX);
-      locations.add(location);
-      writer.write("SELECT " + columns + " FROM (" + relation + ")" + order, location);
-      DataFile file = writer.dataFile(location, rewrite.partition());
-      if (file.recordCount() > 0) {
-        return List.of(file);
-      }
-      table.iceberg().io().deleteFile(location);
-      locations.remove(location);
-      return List.of();
-    }
     connection.execute(
         "CREATE TEMPORARY TABLE "
             + merged
@@ -150,6 +135,8 @@ public final class MaintenanceRunner {
             + order);
     try {
       long rows = ((Number) connection.scalar("SELECT count(*) FROM " + merged)).longValue();
+      long target =
+          Long.parseLong(table.contract().setting(Settings.TARGET_FILE_SIZE).orElseThrow());
       int pieces = (int) Math.max(1, Math.min(rows, Math.round((double) rewrite.bytes() / target)));
       long perPiece = (rows + pieces - 1) / Math.max(1, pieces);
       List<DataFile> files = new ArrayList<>();
