@@ -14,7 +14,6 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -112,16 +111,21 @@ final class OrphanFiles {
     // Coverage of the ordered index (and any other statistics) lives in Puffin files.
     ReachableFileUtil.statisticsFilesLocations(table).forEach(p -> paths.add(normalize(p)));
     paths.add(normalize(ReachableFileUtil.versionHintLocation(table)));
+    // Snapshots share most of their manifests: read each manifest once, not once per snapshot
+    // (with hundreds of snapshots the repeated reads were most of a maintenance run).
+    java.util.Map<String, ManifestFile> manifests = new java.util.LinkedHashMap<>();
     for (Snapshot snapshot : table.snapshots()) {
-      List<ManifestFile> manifests = snapshot.allManifests(table.io());
-      for (ManifestFile manifest : manifests) {
-        paths.add(normalize(manifest.path()));
-        try (CloseableIterable<String> files =
-            ManifestFiles.readPaths(manifest, table.io(), table.specs())) {
-          files.forEach(p -> paths.add(normalize(p)));
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
+      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+        manifests.putIfAbsent(manifest.path(), manifest);
+      }
+    }
+    for (ManifestFile manifest : manifests.values()) {
+      paths.add(normalize(manifest.path()));
+      try (CloseableIterable<String> files =
+          ManifestFiles.readPaths(manifest, table.io(), table.specs())) {
+        files.forEach(p -> paths.add(normalize(p)));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
       }
     }
     return paths;
