@@ -25,17 +25,6 @@ public final class CoverageFormat {
 
   private CoverageFormat() {}
 
-  /** The tag a component is stored with. */
-  static int tag(Object value) {
-    if (value instanceof String) {
-      return 1;
-    }
-    if (value instanceof Integer) {
-      return 2;
-    }
-    return 3;
-  }
-
   /** The bytes of {@code coverage}; {@code entities} says whether the table has entity columns. */
   public static byte[] encode(Coverage coverage, boolean entities) {
     try {
@@ -51,7 +40,7 @@ public final class CoverageFormat {
         List<Object> values = entry.getKey().values();
         out.writeInt(values.size());
         for (Object value : values) {
-          out.writeByte(tag(value));
+          out.writeByte(EntityIdentity.tag(value));
           if (value instanceof String text) {
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
             out.writeLong(utf8.length);

@@ -61,7 +61,10 @@ public final class CoverageView {
   /** Every series that holds a row, in identity order. */
   public List<Map<String, Object>> identities() {
     List<Map<String, Object>> identities = new ArrayList<>();
-    coverage.byIdentity().keySet().forEach(identity -> identities.add(map(identity)));
+    coverage
+        .byIdentity()
+        .keySet()
+        .forEach(identity -> identities.add(identity.toMap(contract.seriesKey())));
     return identities;
   }
 
@@ -82,7 +85,7 @@ public final class CoverageView {
   private CoverageSummary summary(EntityIdentity identity, Instant from, Instant to) {
     Optional<long[]> range = ids(from, to);
     if (range.isEmpty()) {
-      return new CoverageSummary(map(identity), 0, 0, 1.0, 0);
+      return new CoverageSummary(identity.toMap(contract.seriesKey()), 0, 0, 1.0, 0);
     }
     long first = range.get()[0];
     long last = range.get()[1];
@@ -94,7 +97,7 @@ public final class CoverageView {
       longest = Math.max(longest, gap.length());
     }
     return new CoverageSummary(
-        map(identity),
+        identity.toMap(contract.seriesKey()),
         covered,
         expected,
         expected == 0 ? 1.0 : (double) covered / expected,
@@ -112,7 +115,7 @@ public final class CoverageView {
       Instant from, Instant to, long minIntervals) {
     Map<Map<String, Object>, List<IndexRange>> gaps = new LinkedHashMap<>();
     for (EntityIdentity identity : coverage.byIdentity().keySet()) {
-      gaps.put(map(identity), gaps(identity, from, to, minIntervals));
+      gaps.put(identity.toMap(contract.seriesKey()), gaps(identity, from, to, minIntervals));
     }
     return gaps;
   }
@@ -203,22 +206,16 @@ public final class CoverageView {
   }
 
   private IndexRange range(IntervalIds.Run run) {
-    long start = intervals.start(run.first());
-    long end =
-        run.last() == intervals.id(Long.MAX_VALUE)
-            ? Long.MAX_VALUE
-            : intervals.start(run.last() + 1);
-    return new IndexRange(instant(start), instant(end), run.length());
+    return new IndexRange(
+        instant(intervals.start(run.first())), instant(intervals.end(run.last())), run.length());
   }
 
   private static long micros(Instant instant) {
-    return Math.addExact(
-        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+    return java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, instant);
   }
 
   private static Instant instant(long micros) {
-    return Instant.ofEpochSecond(
-        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+    return Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS);
   }
 
   /** The identity a map names: every entity column, values converted to the column's type. */
@@ -260,14 +257,5 @@ public final class CoverageView {
       throw TimelakeException.validation(
           "Entity column '%s' of %s is %s; '%s' is not one", column, contract.name(), kind, value);
     }
-  }
-
-  private Map<String, Object> map(EntityIdentity identity) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    List<String> columns = contract.seriesKey();
-    for (int i = 0; i < columns.size(); i++) {
-      map.put(columns.get(i), identity.values().get(i));
-    }
-    return map;
   }
 }

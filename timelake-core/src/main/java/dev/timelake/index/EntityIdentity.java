@@ -27,6 +27,26 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
     return new EntityIdentity(List.of(values));
   }
 
+  /** The values by column name, in column order. */
+  public java.util.Map<String, Object> toMap(List<String> columns) {
+    java.util.Map<String, Object> map = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < columns.size(); i++) {
+      map.put(columns.get(i), values.get(i));
+    }
+    return map;
+  }
+
+  /** The tag a component is stored with in a coverage, and the first key of its order. */
+  static int tag(Object value) {
+    if (value instanceof String) {
+      return 1;
+    }
+    if (value instanceof Integer) {
+      return 2;
+    }
+    return 3;
+  }
+
   /** {@code symbol = 'A', venue = 3}, or {@code (no entity columns)}. */
   public String render(List<String> columns) {
     if (values.isEmpty()) {
@@ -72,7 +92,7 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
   }
 
   private static int compare(Object a, Object b) {
-    int tags = Integer.compare(CoverageFormat.tag(a), CoverageFormat.tag(b));
+    int tags = Integer.compare(tag(a), tag(b));
     if (tags != 0) {
       return tags;
     }

@@ -108,6 +108,16 @@ public final class IndexIntervals {
   }
 
   /**
+   * The first value after interval {@code id}, as {@link #id} takes values; {@link Long#MAX_VALUE}
+   * for the domain's last interval, which includes it.
+   */
+  public long end(long id) {
+    return id == id(domain == Domain.UINT64 ? -1L : Long.MAX_VALUE)
+        ? Long.MAX_VALUE
+        : start(id + 1);
+  }
+
+  /**
    * The interval {@code id} as users read it: {@code [start, end)}, or {@code [start, max]} for the
    * domain's last interval.
    *

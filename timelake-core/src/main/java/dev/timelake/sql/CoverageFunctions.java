@@ -204,7 +204,6 @@ final class CoverageFunctions {
   }
 
   private static Instant instant(long micros) {
-    return Instant.ofEpochSecond(
-        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+    return Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS);
   }
 }

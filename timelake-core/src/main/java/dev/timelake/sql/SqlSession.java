@@ -176,7 +176,9 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
-    Optional<PlannedStatement> latest = planLatest(statement);
+    // Both fast paths look up the statement's table: once is enough.
+    java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
+    Optional<PlannedStatement> latest = planLatest(statement, tables);
     if (latest.isPresent()) {
       ResultSet result = connection.query(latest.get().sql());
       List<String> explanation = new ArrayList<>(latest.get().explanation());
@@ -184,7 +186,7 @@ public final class SqlSession implements AutoCloseable {
       return StatementOutcome.rows(StatementKind.QUERY, result, List.of(), explanation);
     }
     Optional<NewestFirst> newest =
-        NewestFirst.of(statement, catalog::load, connection.aggregateFunctions());
+        NewestFirst.of(statement, tables, connection.aggregateFunctions());
     if (newest.isPresent()) {
       Optional<StatementOutcome> outcome = newestFirst(newest.get(), text);
       if (outcome.isPresent()) {
@@ -247,14 +249,21 @@ public final class SqlSession implements AutoCloseable {
     return Optional.empty();
   }
 
+  /** The catalog's table lookup, each table looked up at most once. */
+  private java.util.function.Function<TableName, Optional<LoadedTable>> loadedOnce() {
+    java.util.Map<TableName, Optional<LoadedTable>> loaded = new java.util.HashMap<>();
+    return name -> loaded.computeIfAbsent(name, catalog::load);
+  }
+
   /**
    * The newest row per series read from the table's last-value index, when the statement asks for
    * exactly that (see {@link LatestRows}); the index is built first if the table's current snapshot
    * has none.
    */
-  private Optional<PlannedStatement> planLatest(Statement statement) {
+  private Optional<PlannedStatement> planLatest(
+      Statement statement, java.util.function.Function<TableName, Optional<LoadedTable>> tables) {
     Optional<LatestRows> latest =
-        LatestRows.of(statement, catalog::load, settings, connection.aggregateFunctions());
+        LatestRows.of(statement, tables, settings, connection.aggregateFunctions());
     if (latest.isEmpty()) {
       return Optional.empty();
     }
@@ -486,9 +495,9 @@ public final class SqlSession implements AutoCloseable {
       return runWithFallbackViews(text);
     }
     // Before planning, which replaces the table nodes by their reads.
-    Optional<NewestFirst> newest =
-        NewestFirst.of(select, catalog::load, connection.aggregateFunctions());
-    PlannedStatement planned = planLatest(select).orElseGet(() -> plan(select));
+    java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
+    Optional<NewestFirst> newest = NewestFirst.of(select, tables, connection.aggregateFunctions());
+    PlannedStatement planned = planLatest(select, tables).orElseGet(() -> plan(select));
     List<List<String>> rows = new ArrayList<>();
     planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));
     newest.ifPresent(

@@ -10,9 +10,6 @@ import dev.timelake.index.EntityIdentity;
 import dev.timelake.index.IndexIntervals;
 import dev.timelake.index.IntervalSql;
 import dev.timelake.table.TableContract;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StatisticsFile;
@@ -55,7 +52,7 @@ final class IndexIntervalGuard {
       String interval = intervals().render(duplicate.get().id());
       throw new DuplicateIndexIntervalException(
           name(),
-          identityMap(identity),
+          identity.toMap(contract.seriesKey()),
           interval,
           String.format(
               "Cannot append to %s: two rows of %s fall in the index interval %s, and the table"
@@ -81,7 +78,7 @@ final class IndexIntervalGuard {
       throw new IndexIntervalOverlapException(
           name(),
           first.pairs(),
-          identityMap(first.exampleIdentity()),
+          first.exampleIdentity().toMap(contract.seriesKey()),
           interval,
           String.format(
               "Cannot append to %s: %d %s fall in index intervals that already hold a row, e.g."
@@ -108,13 +105,10 @@ final class IndexIntervalGuard {
   Expression conflictFilter(long minValue, long maxValue) {
     String column = contract.timeColumn().orElseThrow();
     IndexIntervals intervals = intervals();
-    long first = intervals.start(intervals.id(minValue));
-    long lastId = intervals.id(maxValue);
-    Expression from = Expressions.greaterThanOrEqual(column, first);
-    if (lastId == -1L || intervals.id(Long.MAX_VALUE) == lastId) {
-      return from;
-    }
-    return Expressions.and(from, Expressions.lessThan(column, intervals.start(lastId + 1)));
+    Expression from =
+        Expressions.greaterThanOrEqual(column, intervals.start(intervals.id(minValue)));
+    long end = intervals.end(intervals.id(maxValue));
+    return end == Long.MAX_VALUE ? from : Expressions.and(from, Expressions.lessThan(column, end));
   }
 
   /**
@@ -165,14 +159,5 @@ final class IndexIntervalGuard {
 
   private TableName name() {
     return contract.name();
-  }
-
-  private Map<String, Object> identityMap(EntityIdentity identity) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    List<String> columns = contract.seriesKey();
-    for (int i = 0; i < columns.size(); i++) {
-      map.put(columns.get(i), identity.values().get(i));
-    }
-    return map;
   }
 }
