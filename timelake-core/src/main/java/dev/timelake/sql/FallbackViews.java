@@ -29,6 +29,10 @@ final class FallbackViews {
   private final EngineConnection connection;
   private final SessionSettings settings;
   private final Set<String> schemas = new HashSet<>();
+
+  /** What each view reads now: a view is replaced only when its table changed, keeping its oid. */
+  private final java.util.Map<TableName, String> defined = new java.util.HashMap<>();
+
   private boolean attached;
 
   FallbackViews(LakeCatalog catalog, EngineConnection connection, SessionSettings settings) {
@@ -47,9 +51,16 @@ final class FallbackViews {
           "SET search_path = " + SqlText.literal(name + ".main," + Engine.CATALOG + ".main"));
       attached = true;
     }
-    for (TableName name : catalog.tables()) {
+    Set<TableName> current = new HashSet<>(catalog.tables());
+    for (TableName gone : Set.copyOf(defined.keySet())) {
+      if (!current.contains(gone)) {
+        drop(gone);
+      }
+    }
+    for (TableName name : current) {
       LoadedTable table = catalog.load(name).orElse(null);
       if (table == null) {
+        drop(name);
         continue;
       }
       boolean dedup = settings.isEnabled(Settings.READ_DEDUP, table.contract());
@@ -58,6 +69,9 @@ final class FallbackViews {
               settings.resolve(Settings.READ_DEDUP_STRATEGY, table.contract()).orElse("merge"));
       String relation =
           ScanSql.relation(ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup), strategy);
+      if (relation.equals(defined.put(name, relation))) {
+        continue;
+      }
       if (schemas.add(name.namespace())) {
         connection.execute("CREATE SCHEMA IF NOT EXISTS " + SqlText.identifier(name.namespace()));
       }
@@ -70,6 +84,16 @@ final class FallbackViews {
         connection.execute(
             "CREATE OR REPLACE VIEW " + SqlText.qualified("main", name.name()) + " AS " + relation);
       }
+    }
+  }
+
+  private void drop(TableName name) {
+    if (defined.remove(name) == null) {
+      return;
+    }
+    connection.execute("DROP VIEW IF EXISTS " + SqlText.qualified(name.namespace(), name.name()));
+    if (name.namespace().equals(TableName.DEFAULT_NAMESPACE)) {
+      connection.execute("DROP VIEW IF EXISTS " + SqlText.qualified("main", name.name()));
     }
   }
 }

@@ -65,6 +65,7 @@ public final class SqlSession implements AutoCloseable {
   public SqlSession(LakeCatalog catalog) {
     this.catalog = catalog;
     CoverageFunctions.installOn(catalog);
+    PostgresCatalog.installOn(catalog);
     this.connection = catalog.engine().connect();
     this.fallback = new FallbackViews(catalog, connection, settings);
     this.rollups = new RollupStatements(catalog, connection, this);
@@ -133,6 +134,10 @@ public final class SqlSession implements AutoCloseable {
     Optional<RollupStatement> explainedRefresh = RollupStatement.parseExplained(text);
     if (explainedRefresh.isPresent()) {
       return rollups.explain(explainedRefresh.get());
+    }
+    if (PostgresCatalog.mentions(text)) {
+      // psql's, pgjdbc's and Grafana's catalog queries: about the tables, never through them.
+      return runWithFallbackViews(PostgresCatalog.rewrite(text));
     }
     java.util.regex.Matcher optimize = OPTIMIZE.matcher(text);
     if (optimize.matches()) {

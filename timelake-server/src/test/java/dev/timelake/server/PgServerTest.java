@@ -435,6 +435,55 @@ class PgServerTest {
     }
   }
 
+  @Test
+  void psqlListsAndDescribesTheLakeTables() throws Exception {
+    assumeTrue(
+        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
+        "psql is not installed (.ci/run installs it)");
+    psql(
+        "CREATE TABLE iot.t (tag VARCHAR NOT NULL, time TIMESTAMPTZ NOT NULL, value DOUBLE) WITH"
+            + " (time_column = 'time', series_key = 'tag')");
+    assertThat(psql("\\dt")).containsExactly("iot|t|table|timelake");
+    assertThat(psql("\\dn")).containsExactly("iot|timelake");
+    assertThat(psql("\\d iot.t"))
+        .startsWith(
+            "tag|character varying|||",
+            "time|timestamp with time zone|||",
+            "value|double precision|||");
+  }
+
+  @Test
+  void pgjdbcMetadataListsTablesAndColumns() throws SQLException {
+    try (Connection connection = connect("extended");
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TABLE plant.flows (line VARCHAR, time TIMESTAMPTZ, litres DOUBLE) WITH"
+              + " (time_column = 'time', series_key = 'line')");
+      java.sql.DatabaseMetaData meta = connection.getMetaData();
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rows = meta.getTables(null, "plant", "%", new String[] {"TABLE"})) {
+        while (rows.next()) {
+          tables.add(rows.getString("TABLE_SCHEM") + "." + rows.getString("TABLE_NAME"));
+        }
+      }
+      assertThat(tables).containsExactly("plant.flows");
+      List<String> columns = new ArrayList<>();
+      try (ResultSet rows = meta.getColumns(null, "plant", "flows", "%")) {
+        while (rows.next()) {
+          columns.add(rows.getString("COLUMN_NAME") + ":" + rows.getString("TYPE_NAME"));
+        }
+      }
+      assertThat(columns).startsWith("line:varchar", "time:timestamptz", "litres:float8");
+      List<String> schemas = new ArrayList<>();
+      try (ResultSet rows = meta.getSchemas()) {
+        while (rows.next()) {
+          schemas.add(rows.getString("TABLE_SCHEM"));
+        }
+      }
+      assertThat(schemas).contains("plant");
+    }
+  }
+
   private List<String> psql(String sql) throws Exception {
     return psql(server.port(), CREDENTIALS.password(), sql);
   }

@@ -1,0 +1,541 @@
+package dev.timelake.sql;
+
+import dev.timelake.engine.Engine;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The PostgreSQL catalog as psql, pgjdbc and Grafana ask for it: {@code pg_catalog} relations and
+ * functions, {@code information_schema} and {@code current_setting}, answered for the lake's tables
+ * (which they see as ordinary tables, one schema per namespace).
+ *
+ * <p>DuckDB already has most of {@code pg_catalog}; this fills in what those clients send and
+ * DuckDB lacks (psql's {@code OPERATOR(pg_catalog.~)} and {@code COLLATE pg_catalog.default},
+ * {@code pg_get_userbyid}, {@code quote_ident}, the relations psql reads for {@code \d} and that
+ * PostgreSQL has but DuckDB does not, server settings), and shows the session's per-table views
+ * (what the lake's tables are to DuckDB) as tables. The rewrite works on tokens, so string
+ * literals, quoted names and comments are never touched; the definitions live in their own schema
+ * of the engine's catalog, reached only through rewritten names, so nothing else sees them.
+ */
+final class PostgresCatalog {
+  /** The schema holding the definitions. */
+  private static final String SCHEMA = Engine.CATALOG + ".tl_pg";
+
+  /** The schema holding the {@code information_schema} views. */
+  private static final String INFORMATION_SCHEMA = Engine.CATALOG + ".tl_information_schema";
+
+  /** The server version this catalog claims, as PostgreSQL clients read it. */
+  static final String SERVER_VERSION = "16.0";
+
+  /** Relations and functions of {@code pg_catalog} defined here. */
+  private static final Set<String> DEFINED =
+      Set.of(
+          "pg_class",
+          "pg_namespace",
+          "pg_attribute",
+          "pg_type",
+          "format_type",
+          "pg_database",
+          "pg_extension",
+          "pg_roles",
+          "pg_user",
+          "pg_inherits",
+          "pg_policy",
+          "pg_statistic_ext",
+          "pg_publication",
+          "pg_publication_namespace",
+          "pg_publication_rel",
+          "pg_trigger",
+          "pg_rewrite",
+          "pg_partition_ancestors",
+          "pg_get_userbyid",
+          "pg_get_expr",
+          "pg_encoding_to_char",
+          "pg_relation_is_publishable",
+          "pg_get_statisticsobjdef_columns",
+          "quote_ident",
+          "parse_ident",
+          "array_lower",
+          "array_upper",
+          "current_setting",
+          "version",
+          "regclass",
+          "regtype",
+          "regnamespace",
+          "regproc",
+          "oid");
+
+  /** Functions defined here that are also called unqualified (the rest are pg_-prefixed). */
+  private static final Set<String> UNQUALIFIED_FUNCTIONS =
+      Set.of(
+          "quote_ident",
+          "parse_ident",
+          "array_lower",
+          "array_upper",
+          "current_setting",
+          "version",
+          "format_type");
+
+  /** The {@code information_schema} views defined here. */
+  private static final Set<String> INFORMATION_VIEWS = Set.of("tables", "columns", "schemata");
+
+  private static final Pattern MENTION =
+      Pattern.compile(
+          "(?is).*\\b(pg_catalog\\s*\\.|information_schema\\s*\\.|pg_[a-z_]+\\b|"
+              + "(quote_ident|parse_ident|current_setting|version)\\s*\\().*");
+
+  /** What a rewritten statement names: the definitions, made on the first such statement. */
+  private static final Pattern REWRITTEN = Pattern.compile("\\btl_(pg|information_schema)\\.");
+
+  private PostgresCatalog() {}
+
+  /** Defines the catalog on the lake's engine the first time a rewritten statement needs it. */
+  static void installOn(dev.timelake.catalog.LakeCatalog catalog) {
+    catalog.engine().installWhenMentioned("postgres-catalog", REWRITTEN, PostgresCatalog::define);
+  }
+
+  /** True when {@code sql} reads the PostgreSQL catalog (and needs {@link #rewrite}). */
+  static boolean mentions(String sql) {
+    return MENTION.matcher(sql).matches();
+  }
+
+  /** {@code sql} with its catalog names pointing at the definitions of {@link #define}. */
+  static String rewrite(String sql) {
+    List<String> tokens = tokens(sql);
+    StringBuilder out = new StringBuilder(sql.length() + 64);
+    // The clause each open parenthesis is in: a function in FROM is a PostgreSQL table of one row.
+    java.util.ArrayDeque<String> clauses = new java.util.ArrayDeque<>();
+    clauses.push("");
+    for (int i = 0; i < tokens.size(); i++) {
+      String token = tokens.get(i);
+      String word = token.toLowerCase(Locale.ROOT);
+      if (token.equals("(")) {
+        clauses.push("");
+      } else if (token.equals(")") && clauses.size() > 1) {
+        clauses.pop();
+      } else if (CLAUSES.contains(word)) {
+        clauses.pop();
+        clauses.push(word.equals("join") ? "from" : word);
+      }
+      if (word.equals("string_to_array")
+          && clauses.peek().equals("from")
+          && Set.of(",", "from", "join").contains(previous(tokens, i).toLowerCase(Locale.ROOT))) {
+        int close = closing(tokens, skipBlank(tokens, i + 1));
+        int aliasAt = skipBlank(tokens, close + 1);
+        if (aliasAt < tokens.size() && tokens.get(aliasAt).equalsIgnoreCase("as")) {
+          aliasAt = skipBlank(tokens, aliasAt + 1);
+        }
+        String alias = aliasAt < tokens.size() ? tokens.get(aliasAt) : "";
+        if (close < tokens.size() && alias.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+          String arguments = String.join("", tokens.subList(skipBlank(tokens, i + 1), close + 1));
+          out.append("(SELECT string_split")
+              .append(rewrite(arguments))
+              .append(") AS __tl_")
+              .append(alias)
+              .append('(')
+              .append(alias)
+              .append(')');
+          i = aliasAt;
+          continue;
+        }
+      }
+      if (token.startsWith("'")) {
+        // 'pg_class'::regclass: the oid of the relation of that name (PostgreSQL's lookup).
+        int typeAt = castType(tokens, i);
+        if (typeAt > 0
+            && OID_TYPES.contains(tokens.get(typeAt).toLowerCase(Locale.ROOT))
+            && !token.matches("'-?[0-9]+'")) {
+          out.append("(SELECT min(oid) FROM ")
+              .append(SCHEMA)
+              .append(".pg_class WHERE relname = ")
+              .append(token)
+              .append(')');
+          i = typeAt;
+          continue;
+        }
+      }
+      if (previous(tokens, i).equals(":")
+          && OID_TYPES.contains(word)
+          && !next(tokens, i, 1).equals(".")) {
+        out.append(SCHEMA).append('.').append(word);
+        continue;
+      }
+      if (word.equals("operator") && next(tokens, i, 1).equals("(")) {
+        // OPERATOR(pg_catalog.~): the operator itself.
+        int close = i;
+        StringBuilder operator = new StringBuilder();
+        while (++close < tokens.size() && !tokens.get(close).equals(")")) {
+          String part = tokens.get(close);
+          if (!part.isBlank()
+              && !part.equals("(")
+              && !part.equals(".")
+              && !part.equalsIgnoreCase("pg_catalog")) {
+            operator.append(part);
+          }
+        }
+        out.append(' ').append(operator).append(' ');
+        i = close;
+        continue;
+      }
+      if (word.equals("collate")) {
+        // COLLATE pg_catalog.default / "default" / "C": DuckDB's collations are spelled otherwise.
+        int j = skipBlank(tokens, i + 1);
+        if (j < tokens.size() && tokens.get(j).equalsIgnoreCase("pg_catalog")) {
+          j = skipBlank(tokens, skipBlank(tokens, j + 1) + 1);
+        }
+        i = j;
+        continue;
+      }
+      boolean qualifiedHere = previous(tokens, i).equals(".");
+      if (word.equals("pg_catalog") && next(tokens, i, 1).equals(".")) {
+        int nameAt = skipBlank(tokens, skipBlank(tokens, i + 1) + 1);
+        String name = nameAt < tokens.size() ? tokens.get(nameAt).toLowerCase(Locale.ROOT) : "";
+        if (DEFINED.contains(name)) {
+          out.append(SCHEMA).append('.').append(name);
+          i = nameAt;
+        } else if (next(tokens, nameAt, 1).equals("(") || previous(tokens, i).equals(":")) {
+          // DuckDB's own function or type (::pg_catalog.text), found without the schema.
+          out.append(tokens.get(nameAt));
+          i = nameAt;
+        } else {
+          out.append(token);
+        }
+        continue;
+      }
+      if (word.equals("information_schema") && next(tokens, i, 1).equals(".")) {
+        int nameAt = skipBlank(tokens, skipBlank(tokens, i + 1) + 1);
+        String name = nameAt < tokens.size() ? tokens.get(nameAt).toLowerCase(Locale.ROOT) : "";
+        if (INFORMATION_VIEWS.contains(name)) {
+          out.append(INFORMATION_SCHEMA).append('.').append(name);
+          i = nameAt;
+          continue;
+        }
+      }
+      if (!qualifiedHere && !next(tokens, i, 1).equals(".") && DEFINED.contains(word)) {
+        boolean call = next(tokens, i, 1).equals("(");
+        if (word.startsWith("pg_") || (call && UNQUALIFIED_FUNCTIONS.contains(word))) {
+          out.append(SCHEMA).append('.').append(word);
+          continue;
+        }
+      }
+      out.append(token);
+    }
+    return out.toString();
+  }
+
+  /** PostgreSQL's object-identifier types, BIGINT here. */
+  private static final Set<String> OID_TYPES =
+      Set.of("regclass", "regtype", "regnamespace", "regproc", "oid");
+
+  /**
+   * The index of the type name when {@code ::type} or {@code ::pg_catalog.type} follows the token
+   * at {@code i}; -1 otherwise.
+   */
+  private static int castType(List<String> tokens, int i) {
+    int first = skipBlank(tokens, i + 1);
+    if (first + 1 >= tokens.size()
+        || !tokens.get(first).equals(":")
+        || !tokens.get(first + 1).equals(":")) {
+      return -1;
+    }
+    int name = skipBlank(tokens, first + 2);
+    if (name < tokens.size() && tokens.get(name).equalsIgnoreCase("pg_catalog")) {
+      name = skipBlank(tokens, skipBlank(tokens, name + 1) + 1);
+    }
+    return name < tokens.size() ? name : -1;
+  }
+
+  /** The words that start a clause of a query (JOIN: of the FROM clause). */
+  private static final Set<String> CLAUSES =
+      Set.of("select", "from", "join", "where", "group", "having", "order", "limit", "union");
+
+  /** The index of the parenthesis closing the one at {@code open}; the end when unbalanced. */
+  private static int closing(List<String> tokens, int open) {
+    int depth = 0;
+    for (int j = open; j < tokens.size(); j++) {
+      if (tokens.get(j).equals("(")) {
+        depth++;
+      } else if (tokens.get(j).equals(")") && --depth == 0) {
+        return j;
+      }
+    }
+    return tokens.size();
+  }
+
+  /** The next non-blank token {@code n} steps after {@code i}, or "". */
+  private static String next(List<String> tokens, int i, int n) {
+    int j = i;
+    for (int k = 0; k < n; k++) {
+      j = skipBlank(tokens, j + 1);
+    }
+    return j < tokens.size() ? tokens.get(j) : "";
+  }
+
+  private static String previous(List<String> tokens, int i) {
+    int j = i - 1;
+    while (j >= 0 && tokens.get(j).isBlank()) {
+      j--;
+    }
+    return j >= 0 ? tokens.get(j) : "";
+  }
+
+  private static int skipBlank(List<String> tokens, int from) {
+    int j = from;
+    while (j < tokens.size() && (tokens.get(j).isBlank() || isComment(tokens.get(j)))) {
+      j++;
+    }
+    return j;
+  }
+
+  private static boolean isComment(String token) {
+    return token.startsWith("--") || token.startsWith("/*");
+  }
+
+  /**
+   * Words, quoted names and literals (whole, with any E prefix), comments, runs of blanks, and
+   * single other characters.
+   */
+  static List<String> tokens(String sql) {
+    List<String> tokens = new ArrayList<>();
+    int i = 0;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      int end;
+      if (Character.isWhitespace(c)) {
+        end = i + 1;
+        while (end < sql.length() && Character.isWhitespace(sql.charAt(end))) {
+          end++;
+        }
+      } else if ((c == 'E' || c == 'e') && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
+        end = endOfEscapeString(sql, i + 1);
+      } else if (Character.isLetter(c) || c == '_') {
+        end = i + 1;
+        while (end < sql.length()
+            && (Character.isLetterOrDigit(sql.charAt(end))
+                || sql.charAt(end) == '_'
+                || sql.charAt(end) == '$')) {
+          end++;
+        }
+      } else {
+        end = SqlText.endOfToken(sql, i);
+      }
+      tokens.add(sql.substring(i, end));
+      i = end;
+    }
+    return tokens;
+  }
+
+  /** The end of {@code E'…'} starting at the quote: backslash escapes as well as doubled quotes. */
+  private static int endOfEscapeString(String sql, int quote) {
+    int i = quote + 1;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      if (c == '\\') {
+        i += 2;
+      } else if (c == '\'' && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
+        i += 2;
+      } else if (c == '\'') {
+        return i + 1;
+      } else {
+        i++;
+      }
+    }
+    return sql.length();
+  }
+
+  /**
+   * Defines the catalog on the engine's shared database. The views read {@code current_database()}
+   * when queried, so each session sees its own tables.
+   */
+  static void define(EngineConnection connection) {
+    String duckdb = String.valueOf(connection.scalar("SELECT version()"));
+    for (String statement : DEFINITIONS) {
+      connection.execute(
+          statement
+              .replace("$S", SCHEMA)
+              .replace("$I", INFORMATION_SCHEMA)
+              .replace("$V", duckdb.replace("'", "")));
+    }
+  }
+
+  /** The schemas the session's lake tables are in: its namespaces, not DuckDB's main. */
+  private static final String NAMESPACES =
+      "(SELECT oid FROM pg_catalog.pg_namespace WHERE nspname <> 'main')";
+
+  /** PostgreSQL's names of DuckDB's types, as information_schema and format_type show them. */
+  private static final String PG_TYPE_NAME =
+      "CASE WHEN t LIKE 'DECIMAL%' THEN 'numeric' WHEN t LIKE 'STRUCT%' THEN 'record'"
+          + " WHEN t LIKE '%[]' THEN 'ARRAY' ELSE coalesce(map_extract_value(MAP {"
+          + "'VARCHAR': 'text', 'DOUBLE': 'double precision', 'FLOAT': 'real',"
+          + " 'BIGINT': 'bigint', 'INTEGER': 'integer', 'SMALLINT': 'smallint',"
+          + " 'TINYINT': 'smallint', 'HUGEINT': 'numeric', 'UBIGINT': 'numeric',"
+          + " 'UINTEGER': 'bigint', 'BOOLEAN': 'boolean', 'DATE': 'date',"
+          + " 'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone',"
+          + " 'TIMESTAMP': 'timestamp without time zone', 'TIME': 'time without time zone',"
+          + " 'INTERVAL': 'interval', 'BLOB': 'bytea', 'UUID': 'uuid', 'JSON': 'json'}, t),"
+          + " lower(t)) END";
+
+  /** PostgreSQL's built-in types the lake's columns map to: oid, name, length, SQL name. */
+  private static final String TYPES =
+      "(VALUES (16, 'bool', 1, 'boolean'), (17, 'bytea', -1, 'bytea'), (20, 'int8', 8, 'bigint'),"
+          + " (21, 'int2', 2, 'smallint'), (23, 'int4', 4, 'integer'), (25, 'text', -1, 'text'),"
+          + " (26, 'oid', 4, 'oid'), (114, 'json', -1, 'json'), (700, 'float4', 4, 'real'),"
+          + " (701, 'float8', 8, 'double precision'),"
+          + " (1043, 'varchar', -1, 'character varying'), (1082, 'date', 4, 'date'),"
+          + " (1083, 'time', 8, 'time without time zone'),"
+          + " (1114, 'timestamp', 8, 'timestamp without time zone'),"
+          + " (1184, 'timestamptz', 8, 'timestamp with time zone'),"
+          + " (1186, 'interval', 16, 'interval'), (1700, 'numeric', -1, 'numeric'),"
+          + " (2950, 'uuid', 16, 'uuid')) AS t(oid, typname, typlen, sqlname)";
+
+  /** The PostgreSQL type oid of a DuckDB type name (as the PostgreSQL server reports results). */
+  private static final String PG_TYPE_OID =
+      "CASE WHEN t LIKE 'DECIMAL%' THEN 1700 WHEN t LIKE 'TIMESTAMP WITH TIME ZONE' THEN 1184"
+          + " WHEN t LIKE 'TIMESTAMP%' THEN 1114 ELSE coalesce(map_extract_value(MAP {"
+          + "'BOOLEAN': 16, 'BLOB': 17, 'BIGINT': 20, 'UINTEGER': 20, 'SMALLINT': 21,"
+          + " 'TINYINT': 21, 'UTINYINT': 21, 'INTEGER': 23, 'USMALLINT': 23, 'VARCHAR': 1043,"
+          + " 'JSON': 114, 'FLOAT': 700, 'DOUBLE': 701, 'DATE': 1082, 'TIME': 1083,"
+          + " 'INTERVAL': 1186, 'HUGEINT': 1700, 'UBIGINT': 1700, 'UUID': 2950}, t), 25) END";
+
+  private static final List<String> DEFINITIONS =
+      List.of(
+          "CREATE SCHEMA IF NOT EXISTS $S",
+          "CREATE SCHEMA IF NOT EXISTS $I",
+          "CREATE TYPE IF NOT EXISTS $S.regclass AS BIGINT",
+          "CREATE TYPE IF NOT EXISTS $S.regtype AS BIGINT",
+          "CREATE TYPE IF NOT EXISTS $S.regnamespace AS BIGINT",
+          "CREATE TYPE IF NOT EXISTS $S.regproc AS BIGINT",
+          "CREATE TYPE IF NOT EXISTS $S.oid AS BIGINT",
+          "CREATE OR REPLACE MACRO $S.pg_type_name(t) AS " + PG_TYPE_NAME,
+          "CREATE OR REPLACE MACRO $S.pg_type_oid(t) AS " + PG_TYPE_OID,
+          "CREATE OR REPLACE VIEW $S.pg_type AS SELECT t.oid, t.typname, 11 AS typnamespace,"
+              + " 10 AS typowner, t.typlen, true AS typbyval, 'b' AS typtype,"
+              + " 'U' AS typcategory, false AS typispreferred, true AS typisdefined,"
+              + " ',' AS typdelim, 0 AS typrelid, 0 AS typelem, 0 AS typarray,"
+              + " false AS typnotnull, 0 AS typbasetype, -1 AS typtypmod, 0 AS typndims,"
+              + " 0 AS typcollation, CAST(NULL AS VARCHAR) AS typdefault FROM "
+              + TYPES,
+          "CREATE OR REPLACE MACRO $S.format_type(type_oid, typemod) AS"
+              + " (SELECT min(sqlname) FROM "
+              + TYPES
+              + " WHERE t.oid = type_oid)",
+          // Columns with PostgreSQL's type oids, so pgjdbc and psql name the types as PostgreSQL.
+          "CREATE OR REPLACE VIEW $S.pg_attribute AS SELECT a.* REPLACE"
+              + " ($S.pg_type_oid(col.data_type) AS atttypid, NOT col.is_nullable AS attnotnull)"
+              + " FROM pg_catalog.pg_attribute a JOIN duckdb_columns() col"
+              + " ON col.table_oid = a.attrelid AND col.column_index = a.attnum"
+              + " WHERE col.database_name = current_database() AND col.schema_name <> 'main'",
+          // The lake's tables are views to DuckDB; to a PostgreSQL client they are tables.
+          "CREATE OR REPLACE VIEW $S.pg_class AS SELECT c.* REPLACE (CASE c.relkind WHEN 'v'"
+              + " THEN 'r' ELSE c.relkind END AS relkind, false AS relhasindex,"
+              + " false AS relhastriggers, false AS relhasrules, 0 AS relchecks,"
+              + " 'd' AS relreplident, CAST([] AS VARCHAR[]) AS reloptions,"
+              + " CAST(NULL AS VARCHAR) AS relpartbound, CAST(NULL AS VARCHAR[]) AS relacl),"
+              + " false AS relforcerowsecurity"
+              + " FROM pg_catalog.pg_class c WHERE c.relnamespace IN "
+              + NAMESPACES,
+          "CREATE OR REPLACE VIEW $S.pg_namespace AS SELECT * FROM pg_catalog.pg_namespace"
+              + " WHERE oid IN "
+              + NAMESPACES
+              + " UNION ALL SELECT 11, 'pg_catalog', 10, NULL",
+          "CREATE OR REPLACE VIEW $S.pg_database AS SELECT 1 AS oid, 'timelake' AS datname,"
+              + " 10 AS datdba, 6 AS encoding, 'c' AS datlocprovider, false AS datistemplate,"
+              + " true AS datallowconn, -1 AS datconnlimit, 'C' AS datcollate, 'C' AS datctype,"
+              + " CAST(NULL AS VARCHAR) AS daticulocale, CAST(NULL AS VARCHAR) AS datcollversion,"
+              + " CAST(NULL AS VARCHAR[]) AS datacl, 0 AS dattablespace",
+          "CREATE OR REPLACE VIEW $S.pg_extension AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS VARCHAR) AS extname, CAST(NULL AS VARCHAR) AS extversion,"
+              + " CAST(NULL AS BIGINT) AS extnamespace WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_roles AS SELECT 10 AS oid, 'timelake' AS rolname,"
+              + " true AS rolsuper, true AS rolinherit, false AS rolcreaterole,"
+              + " false AS rolcreatedb, true AS rolcanlogin, false AS rolreplication,"
+              + " -1 AS rolconnlimit, CAST(NULL AS TIMESTAMPTZ) AS rolvaliduntil,"
+              + " false AS rolbypassrls, CAST(NULL AS VARCHAR[]) AS rolconfig",
+          "CREATE OR REPLACE VIEW $S.pg_user AS SELECT 'timelake' AS usename, 10 AS usesysid,"
+              + " true AS usesuper",
+          "CREATE OR REPLACE VIEW $S.pg_inherits AS SELECT CAST(NULL AS BIGINT) AS inhrelid,"
+              + " CAST(NULL AS BIGINT) AS inhparent, 0 AS inhseqno, false AS inhdetachpending"
+              + " WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_policy AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS VARCHAR) AS polname, CAST(NULL AS BIGINT) AS polrelid,"
+              + " CAST(NULL AS VARCHAR) AS polcmd, true AS polpermissive,"
+              + " CAST(NULL AS BIGINT[]) AS polroles, CAST(NULL AS VARCHAR) AS polqual,"
+              + " CAST(NULL AS VARCHAR) AS polwithcheck WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_statistic_ext AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS BIGINT) AS stxrelid, CAST(NULL AS VARCHAR) AS stxname,"
+              + " CAST(NULL AS BIGINT) AS stxnamespace, CAST(NULL AS VARCHAR[]) AS stxkind,"
+              + " -1 AS stxstattarget, CAST(NULL AS VARCHAR) AS stxkeys WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_publication AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS VARCHAR) AS pubname, false AS puballtables WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_publication_namespace AS SELECT CAST(NULL AS BIGINT)"
+              + " AS oid, CAST(NULL AS BIGINT) AS pnpubid, CAST(NULL AS BIGINT) AS pnnspid"
+              + " WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_publication_rel AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS BIGINT) AS prpubid, CAST(NULL AS BIGINT) AS prrelid,"
+              + " CAST(NULL AS VARCHAR) AS prqual, CAST(NULL AS VARCHAR) AS prattrs WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_trigger AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS BIGINT) AS tgrelid, CAST(NULL AS VARCHAR) AS tgname,"
+              + " false AS tgisinternal, CAST(NULL AS VARCHAR) AS tgenabled WHERE false",
+          "CREATE OR REPLACE VIEW $S.pg_rewrite AS SELECT CAST(NULL AS BIGINT) AS oid,"
+              + " CAST(NULL AS VARCHAR) AS rulename, CAST(NULL AS BIGINT) AS ev_class"
+              + " WHERE false",
+          "CREATE OR REPLACE MACRO $S.pg_partition_ancestors(relation) AS TABLE"
+              + " SELECT CAST(relation AS BIGINT) AS relid WHERE false",
+          "CREATE OR REPLACE MACRO $S.pg_get_userbyid(id) AS 'timelake'",
+          "CREATE OR REPLACE MACRO $S.pg_get_expr(node, relation) AS CAST(NULL AS VARCHAR),"
+              + " (node, relation, pretty) AS CAST(NULL AS VARCHAR)",
+          "CREATE OR REPLACE MACRO $S.array_lower(list, dimension) AS"
+              + " CASE WHEN len(list) > 0 THEN 1 END",
+          "CREATE OR REPLACE MACRO $S.array_upper(list, dimension) AS"
+              + " CASE WHEN len(list) > 0 THEN len(list) END",
+          "CREATE OR REPLACE MACRO $S.pg_encoding_to_char(encoding) AS 'UTF8'",
+          "CREATE OR REPLACE MACRO $S.pg_relation_is_publishable(relation) AS false",
+          "CREATE OR REPLACE MACRO $S.pg_get_statisticsobjdef_columns(id) AS"
+              + " CAST(NULL AS VARCHAR)",
+          "CREATE OR REPLACE MACRO $S.quote_ident(name) AS CASE WHEN"
+              + " regexp_full_match(name, '[a-z_][a-z0-9_$]*') THEN name"
+              + " ELSE '\"' || replace(name, '\"', '\"\"') || '\"' END",
+          "CREATE OR REPLACE MACRO $S.parse_ident(name) AS"
+              + " list_transform(string_split(name, '.'), lambda part: trim(part, '\"'))",
+          "CREATE OR REPLACE MACRO $S.version() AS 'PostgreSQL "
+              + SERVER_VERSION
+              + " (Timelake on DuckDB $V)'",
+          // What clients read back; settings DuckDB does not have are answered as PostgreSQL would.
+          "CREATE OR REPLACE MACRO $S.current_setting(name) AS map_extract_value(MAP {"
+              + "'server_version': '"
+              + SERVER_VERSION
+              + "', 'server_version_num': '160000', 'search_path': '\"$user\", public',"
+              + " 'server_encoding': 'UTF8', 'client_encoding': 'UTF8', 'timezone': 'UTC',"
+              + " 'datestyle': 'ISO, MDY', 'integer_datetimes': 'on',"
+              + " 'standard_conforming_strings': 'on', 'max_identifier_length': '63',"
+              + " 'default_transaction_read_only': 'off', 'transaction_isolation':"
+              + " 'read committed', 'lc_collate': 'C', 'lc_ctype': 'C',"
+              + " 'max_index_keys': '32'}, lower(name))",
+          "CREATE OR REPLACE VIEW $I.schemata AS SELECT 'timelake' AS catalog_name,"
+              + " schema_name, 'timelake' AS schema_owner,"
+              + " CAST(NULL AS VARCHAR) AS default_character_set_catalog,"
+              + " CAST(NULL AS VARCHAR) AS default_character_set_schema,"
+              + " CAST(NULL AS VARCHAR) AS default_character_set_name,"
+              + " CAST(NULL AS VARCHAR) AS sql_path FROM information_schema.schemata"
+              + " WHERE catalog_name = current_database() AND schema_name <> 'main'",
+          "CREATE OR REPLACE VIEW $I.tables AS SELECT 'timelake' AS table_catalog,"
+              + " table_schema, table_name, CASE table_type WHEN 'VIEW' THEN 'BASE TABLE'"
+              + " ELSE table_type END AS table_type,"
+              + " CAST(NULL AS VARCHAR) AS self_referencing_column_name,"
+              + " CAST(NULL AS VARCHAR) AS reference_generation,"
+              + " CAST(NULL AS VARCHAR) AS user_defined_type_catalog,"
+              + " CAST(NULL AS VARCHAR) AS user_defined_type_schema,"
+              + " CAST(NULL AS VARCHAR) AS user_defined_type_name,"
+              + " 'YES' AS is_insertable_into, 'NO' AS is_typed,"
+              + " CAST(NULL AS VARCHAR) AS commit_action FROM information_schema.tables"
+              + " WHERE table_catalog = current_database() AND table_schema <> 'main'",
+          "CREATE OR REPLACE VIEW $I.columns AS SELECT c.* EXCLUDE (COLUMN_COMMENT)"
+              + " REPLACE ('timelake' AS table_catalog, $S.pg_type_name(c.data_type) AS data_type,"
+              + " $S.pg_type_name(c.data_type) AS udt_name) FROM information_schema.columns c"
+              + " WHERE c.table_catalog = current_database() AND c.table_schema <> 'main'");
+}
