@@ -58,6 +58,7 @@ import picocli.CommandLine.TypeConversionException;
       DuckdbCommand.class,
       FunctionsCommand.class,
       ServeCommand.class,
+      HashPasswordCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     },

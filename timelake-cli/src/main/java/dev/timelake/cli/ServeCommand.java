@@ -3,8 +3,10 @@ package dev.timelake.cli;
 import dev.timelake.Lake;
 import dev.timelake.TimelakeException;
 import dev.timelake.server.Credentials;
+import dev.timelake.server.LineProtocolServer;
 import dev.timelake.server.PgServer;
 import dev.timelake.server.ServerLimits;
+import dev.timelake.server.Tls;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,17 +18,26 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     description = {
-      "Serves the warehouse over the PostgreSQL protocol, so that psql, pgjdbc and other"
-          + " PostgreSQL clients run Timelake SQL on it (simple and extended query protocol); each"
-          + " connection has its own session.",
+      "Serves the warehouse over the PostgreSQL protocol, so that psql, pgjdbc, Grafana and"
+          + " other PostgreSQL clients run Timelake SQL on it (simple and extended query protocol,"
+          + " COPY FROM STDIN, the catalog queries of psql and Grafana); each connection has its"
+          + " own session. Over HTTP it takes InfluxDB line protocol (/api/v2/write?bucket=NS and"
+          + " /write?db=NS, with precision), so Telegraf and InfluxDB or QuestDB clients append"
+          + " readings: one table per measurement, created on first write (tags: the series key).",
       "Clients log in with the password in TIMELAKE_PASSWORD (SCRAM-SHA-256; the user name in"
-          + " TIMELAKE_USER, any name when unset); it does not start without one. It listens on"
-          + " 127.0.0.1 unless --listen says otherwise. There is no TLS. Stop it with Ctrl-C."
+          + " TIMELAKE_USER, any name when unset) or as a user of --users; it does not start"
+          + " without one. Line-protocol clients send the same password (Authorization: Token"
+          + " PASSWORD, HTTP Basic, or u and p). It listens on 127.0.0.1 unless --listen says"
+          + " otherwise. With --tls-cert and --tls-key, PostgreSQL clients may ask for TLS and the"
+          + " HTTP port speaks HTTPS. Stop it with Ctrl-C."
     },
     footer = {
-      "%nExample:",
+      "%nExamples:",
       "  TIMELAKE_PASSWORD=secret timelake --warehouse ./warehouse serve --pg-port 5432",
-      "  PGPASSWORD=secret psql -h 127.0.0.1 -p 5432 -c \"SELECT count(*) FROM iot.readings\""
+      "  PGPASSWORD=secret psql -h 127.0.0.1 -p 5432 -c \"SELECT count(*) FROM iot.readings\"",
+      "  curl -H 'Authorization: Token secret' --data-binary 'readings,device=a value=1.5'"
+          + " 'http://127.0.0.1:9000/api/v2/write?bucket=iot&precision=s'",
+      "  timelake hash-password alice >> users.txt   # then: serve --users users.txt"
     })
 final class ServeCommand extends LakeCommand {
   @Option(
@@ -40,6 +51,33 @@ final class ServeCommand extends LakeCommand {
       paramLabel = "PORT",
       description = "The PostgreSQL-protocol port (default: 5432; 0 picks a free one).")
   private int port = 5432;
+
+  @Option(
+      names = "--http-port",
+      paramLabel = "PORT",
+      description =
+          "The line-protocol (HTTP) port (default: 9000; 0 picks a free one; -1: no HTTP).")
+  private int httpPort = 9000;
+
+  @Option(
+      names = "--users",
+      paramLabel = "FILE",
+      description =
+          "A users file: name:SCRAM-SHA-256$… lines, as `timelake hash-password NAME` prints"
+              + " them (with or without TIMELAKE_PASSWORD).")
+  private java.nio.file.Path usersFile;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "FILE",
+      description = "The server's certificate chain (PEM); with --tls-key, TLS is offered.")
+  private java.nio.file.Path tlsCertificate;
+
+  @Option(
+      names = "--tls-key",
+      paramLabel = "FILE",
+      description = "The certificate's private key (PEM, unencrypted PKCS #8).")
+  private java.nio.file.Path tlsKey;
 
   @Option(
       names = "--max-connections",
@@ -66,33 +104,44 @@ final class ServeCommand extends LakeCommand {
     } catch (IllegalArgumentException e) {
       throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
     }
-    Credentials credentials =
-        Credentials.fromEnvironment(main.environment())
-            .orElseThrow(
-                () ->
-                    TimelakeException.validation(
-                        "Cannot serve: set %s to the password clients log in with (and %s to"
-                            + " their user name); the server admits nobody without one",
-                        Credentials.PASSWORD_VARIABLE, Credentials.USER_VARIABLE));
+    Credentials credentials = credentials();
+    java.util.Optional<Tls> tls = tls();
     Lake lake = main.openLake();
     PgServer server;
+    LineProtocolServer http = null;
     try {
-      server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits);
-      if (!InetAddress.getByName(listen).isLoopbackAddress()) {
+      server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits, tls);
+      if (httpPort >= 0) {
+        http =
+            LineProtocolServer.start(
+                lake, new InetSocketAddress(listen, httpPort), credentials, tls);
+      }
+      if (!InetAddress.getByName(listen).isLoopbackAddress() && tls.isEmpty()) {
         err()
             .println(
                 "warning: listening on "
                     + listen
-                    + " without TLS: passwords are safe (SCRAM), queries and rows are not");
+                    + " without TLS: passwords are safe (SCRAM), queries and rows are not;"
+                    + " give --tls-cert and --tls-key");
       }
     } catch (IOException | IllegalArgumentException e) {
       lake.close();
       throw TimelakeException.validation("Cannot serve %s: %s", lake.description(), e.getMessage());
     }
+    LineProtocolServer lineProtocol = http;
     out()
         .printf(
-            "Serving %s over the PostgreSQL protocol on %s; stop with Ctrl-C%n",
-            lake.description(), server.address());
+            "Serving %s over the PostgreSQL protocol on %s%s%s; stop with Ctrl-C%n",
+            lake.description(),
+            server.address(),
+            tls.isPresent() ? " (TLS offered)" : "",
+            lineProtocol == null
+                ? ""
+                : ", line protocol on "
+                    + (tls.isPresent() ? "https://" : "http://")
+                    + listen
+                    + ":"
+                    + lineProtocol.port());
     out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -101,6 +150,9 @@ final class ServeCommand extends LakeCommand {
                 () -> {
                   // The JVM waits for hooks, not for this command: close here, in order.
                   try (lake) {
+                    if (lineProtocol != null) {
+                      lineProtocol.close();
+                    }
                     server.close();
                   } catch (IOException e) {
                     // Stopping anyway.
@@ -114,5 +166,47 @@ final class ServeCommand extends LakeCommand {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** The environment's password and the users file's users; refuses to serve without any. */
+  private Credentials credentials() {
+    java.util.Optional<Credentials> environment = Credentials.fromEnvironment(main.environment());
+    if (usersFile == null) {
+      return environment.orElseThrow(
+          () ->
+              TimelakeException.validation(
+                  "Cannot serve: set %s to the password clients log in with (and %s to"
+                      + " their user name), or give --users FILE; the server admits nobody"
+                      + " without one",
+                  Credentials.PASSWORD_VARIABLE, Credentials.USER_VARIABLE));
+    }
+    Credentials users;
+    try {
+      users = Credentials.fromFile(usersFile);
+    } catch (IOException e) {
+      throw TimelakeException.validation(
+          "Cannot serve: cannot read the users file %s: %s", usersFile, e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
+    }
+    return environment.map(users::and).orElse(users);
+  }
+
+  private java.util.Optional<Tls> tls() {
+    if (tlsCertificate == null && tlsKey == null) {
+      return java.util.Optional.empty();
+    }
+    if (tlsCertificate == null || tlsKey == null) {
+      throw TimelakeException.validation(
+          "Cannot serve: TLS needs both --tls-cert and --tls-key (%s is missing)",
+          tlsCertificate == null ? "--tls-cert" : "--tls-key");
+    }
+    try {
+      return java.util.Optional.of(Tls.fromPem(tlsCertificate, tlsKey));
+    } catch (IOException e) {
+      throw TimelakeException.validation("Cannot serve: cannot read %s", e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
+    }
   }
 }

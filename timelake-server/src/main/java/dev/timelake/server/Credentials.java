@@ -2,28 +2,54 @@ package dev.timelake.server;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Who may connect: one user and password (SCRAM-SHA-256), from {@code TIMELAKE_USER} and {@code
- * TIMELAKE_PASSWORD}. There is never a default password, and no server runs without one.
+ * Who may connect, each user with a SCRAM-SHA-256 verifier ({@link ScramSecret}): from {@code
+ * TIMELAKE_USER} and {@code TIMELAKE_PASSWORD} (no user: any name with that password), and from a
+ * users file of {@code name:SCRAM-SHA-256$…} lines. There is never a default password, and no
+ * server runs without credentials.
  */
-public record Credentials(String user, String password) {
+public final class Credentials {
   /** The variable naming the user (default: any user name the client sends is that user). */
   public static final String USER_VARIABLE = "TIMELAKE_USER";
 
   /** The variable holding the password. */
   public static final String PASSWORD_VARIABLE = "TIMELAKE_PASSWORD";
 
-  public Credentials {
-    requireNonNull(password, "password is null");
-    if (password.isEmpty()) {
-      throw new IllegalArgumentException("The password is empty");
-    }
+  private final Map<String, ScramSecret> users;
+  private final Optional<ScramSecret> anyUser;
+
+  /** Passwords already checked, by digest of user and password: PBKDF2 once, not per request. */
+  private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
+  private Credentials(Map<String, ScramSecret> users, Optional<ScramSecret> anyUser) {
+    this.users = Map.copyOf(users);
+    this.anyUser = anyUser;
   }
 
-  /** The credentials the environment sets, if it sets a password; user null means any name. */
+  /** One user ({@code user} null or empty: any name) with {@code password}. */
+  public Credentials(String user, String password) {
+    this(
+        user == null || user.isEmpty() ? Map.of() : Map.of(user, ScramSecret.of(password)),
+        user == null || user.isEmpty()
+            ? Optional.of(ScramSecret.of(requireNonNull(password, "password is null")))
+            : Optional.empty());
+  }
+
+  /** The credentials the environment sets, if it sets a password; no user means any name. */
   public static Optional<Credentials> fromEnvironment(Map<String, String> environment) {
     String password = environment.get(PASSWORD_VARIABLE);
     if (password == null || password.isEmpty()) {
@@ -32,8 +58,90 @@ public record Credentials(String user, String password) {
     return Optional.of(new Credentials(environment.get(USER_VARIABLE), password));
   }
 
-  /** True when {@code name} may log in with the password. */
-  boolean admits(String name) {
-    return user == null || user.isEmpty() || user.equals(name);
+  /**
+   * Reads a users file: one {@code name:SCRAM-SHA-256$…} per line ({@code timelake hash-password}
+   * prints them); blank lines and lines starting with {@code #} are skipped.
+   *
+   * @throws IllegalArgumentException naming the file and line of a malformed entry
+   */
+  public static Credentials fromFile(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    Map<String, ScramSecret> users = new LinkedHashMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      int colon = line.indexOf(':');
+      String where = file + " line " + (i + 1) + ": ";
+      if (colon <= 0) {
+        throw new IllegalArgumentException(where + "expected name:SCRAM-SHA-256$…");
+      }
+      String name = line.substring(0, colon);
+      if (users.containsKey(name)) {
+        throw new IllegalArgumentException(where + "user '" + name + "' is listed twice");
+      }
+      try {
+        users.put(name, ScramSecret.parse(line.substring(colon + 1)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + "user '" + name + "': " + e.getMessage(), e);
+      }
+    }
+    if (users.isEmpty()) {
+      throw new IllegalArgumentException(file + " lists no users");
+    }
+    return new Credentials(users, Optional.empty());
+  }
+
+  /** These users and those of {@code other}; a user in both keeps this one's password. */
+  public Credentials and(Credentials other) {
+    Map<String, ScramSecret> merged = new LinkedHashMap<>(other.users);
+    merged.putAll(users);
+    return new Credentials(merged, anyUser.or(() -> other.anyUser));
+  }
+
+  /** The verifier {@code user} logs in with, if that user may log in. */
+  Optional<ScramSecret> secretOf(String user) {
+    ScramSecret secret = users.get(user);
+    return secret != null ? Optional.of(secret) : anyUser;
+  }
+
+  /** True when {@code user} may log in with {@code password}. */
+  boolean admits(String user, String password) {
+    if (password == null || password.isEmpty()) {
+      return false;
+    }
+    String key = digest(user + "\u0000" + password);
+    if (admitted.contains(key)) {
+      return true;
+    }
+    boolean matches = secretOf(user).map(secret -> secret.matches(password)).orElse(false);
+    if (matches) {
+      admitted.add(key);
+    }
+    return matches;
+  }
+
+  /** True when {@code password} is the password of some user: an InfluxDB 2 token names no user. */
+  boolean admitsToken(String password) {
+    if (anyUser.isPresent() && admits("", password)) {
+      return true;
+    }
+    return users.keySet().stream().anyMatch(user -> admits(user, password));
+  }
+
+  /** The names of the listed users (none when any name may log in with the one password). */
+  public Set<String> users() {
+    return users.keySet();
+  }
+
+  private static String digest(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
   }
 }

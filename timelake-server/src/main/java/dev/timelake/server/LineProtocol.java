@@ -160,8 +160,10 @@ final class LineProtocol {
 
   // Measurements, tag keys, tag values and field keys repeat from line to line; handing out the
   // same String saves the decoding and keeps its hash, which the tag map and every map downstream
-  // need. Long names are rarely repeated, so they are not worth a slot.
-  private static final int CACHE_SLOTS = 1024;
+  // need. Long names are rarely repeated, so they are not worth a slot. The cache grows with the
+  // body, so that a one-line request does not pay for a table sized for thousands of series.
+  private static final int MIN_CACHE_SLOTS = 64;
+  private static final int MAX_CACHE_SLOTS = 8192;
   private static final int MAX_CACHED = 64;
 
   // Exact powers of ten: a mantissa below 2^53 times or divided by one of them rounds once, so
@@ -179,8 +181,8 @@ final class LineProtocol {
   private final int length;
   private final Precision precision;
   private final long defaultMicros;
-  private final byte[][] cachedBytes = new byte[CACHE_SLOTS][];
-  private final String[] cachedNames = new String[CACHE_SLOTS];
+  private final byte[][] cachedBytes;
+  private final String[] cachedNames;
   private byte[] scratch = new byte[64];
   // Tags and fields of the current line, gathered before the map and list are built at their
   // final size.
@@ -198,6 +200,10 @@ final class LineProtocol {
     this.length = body.length;
     this.precision = precision;
     this.defaultMicros = defaultMicros;
+    int slots = Integer.highestOneBit(Math.max(MIN_CACHE_SLOTS, body.length / 32));
+    slots = Math.min(MAX_CACHE_SLOTS, slots);
+    this.cachedBytes = new byte[slots][];
+    this.cachedNames = new String[slots];
   }
 
   /**
@@ -354,8 +360,8 @@ final class LineProtocol {
   }
 
   /**
-   * Scans a name up to the first unescaped byte of {@code ends} that is not an escape and leaves
-   * {@code pos} on it; the caller decides whether that byte is allowed there.
+   * Reads a name up to the first unescaped delimiter of {@code ends} (a {@code \r} only where it
+   * ends the line) and leaves {@code pos} on it: the caller knows which delimiters may follow.
    */
   private String name(int ends, boolean equalsEscapes) {
     byte[] b = body;
@@ -394,7 +400,7 @@ final class LineProtocol {
     if (size > MAX_CACHED) {
       return new String(body, start, size, UTF_8);
     }
-    int slot = (hash ^ (hash >>> 16)) & (CACHE_SLOTS - 1);
+    int slot = (hash ^ (hash >>> 16)) & (cachedNames.length - 1);
     byte[] bytes = cachedBytes[slot];
     if (bytes != null && bytes.length == size && sameBytes(bytes, start)) {
       return cachedNames[slot];

@@ -26,11 +26,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One client of the PostgreSQL protocol: the startup (no TLS; a SCRAM-SHA-256 login with the
- * server's credentials), then simple queries, each statement of a query string run in the
- * connection's own Timelake {@link Session}, and the extended protocol (Parse, Bind, Describe,
- * Execute, Close, Sync) with {@code $n} parameters placed as literals ({@link PgParameters}); rows
- * in text or binary format, a command tag per statement.
+ * One client of the PostgreSQL protocol: the startup (TLS when the client asks and the server has a
+ * certificate; a SCRAM-SHA-256 login with the server's credentials), then simple queries, each
+ * statement of a query string run in the connection's own Timelake {@link Session}, and the
+ * extended protocol (Parse, Bind, Describe, Execute, Close, Sync) with {@code $n} parameters placed
+ * as literals ({@link PgParameters}); rows in text or binary format, a command tag per statement.
  */
 final class PgConnection implements Runnable {
   private static final int PROTOCOL_3 = 196608;
@@ -57,8 +57,9 @@ final class PgConnection implements Runnable {
           "bytea_output",
           "jit");
 
-  private final Socket socket;
+  private Socket socket;
   private final Lake lake;
+  private final Optional<Tls> tls;
   private final Credentials credentials;
   private final PgCancels cancels;
   private final ServerLimits limits;
@@ -69,6 +70,7 @@ final class PgConnection implements Runnable {
   private final Map<String, Prepared> prepared = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
   private PgMessages.Writer out;
+  private DataInputStream in;
   private Session session;
   private boolean failedUntilSync;
 
@@ -78,8 +80,10 @@ final class PgConnection implements Runnable {
       Credentials credentials,
       PgCancels cancels,
       ServerLimits limits,
-      java.util.concurrent.ScheduledExecutorService timer) {
+      java.util.concurrent.ScheduledExecutorService timer,
+      Optional<Tls> tls) {
     this.socket = socket;
+    this.tls = tls;
     this.lake = lake;
     this.credentials = credentials;
     this.cancels = cancels;
@@ -120,16 +124,20 @@ final class PgConnection implements Runnable {
 
   @Override
   public void run() {
-    try (socket) {
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-      out = new PgMessages.Writer(new BufferedOutputStream(socket.getOutputStream()));
-      if (!startUp(in)) {
+    try {
+      streams();
+      if (!startUp()) {
         return;
       }
       serve(in);
     } catch (IOException e) {
-      // The client went away; nothing to answer.
+      // The client went away (or its TLS handshake failed); nothing to answer.
     } finally {
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // closing anyway
+      }
       if (session != null) {
         cancels.unregister(key);
         session.close();
@@ -137,13 +145,25 @@ final class PgConnection implements Runnable {
     }
   }
 
+  private void streams() throws IOException {
+    in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+    out = new PgMessages.Writer(new BufferedOutputStream(socket.getOutputStream()));
+  }
+
   /** Reads the startup packets and greets the client; false when it asked only to cancel. */
-  private boolean startUp(DataInputStream in) throws IOException {
+  private boolean startUp() throws IOException {
     while (true) {
       PgMessages.Reader startPacket = new PgMessages.Reader(PgMessages.readStartup(in).body());
       int code = startPacket.int32();
+      if (code == SSL_REQUEST && tls.isPresent() && !(socket instanceof javax.net.ssl.SSLSocket)) {
+        out.raw('S');
+        out.flush();
+        socket = tls.get().accept(socket);
+        streams();
+        continue;
+      }
       if (code == SSL_REQUEST || code == GSS_REQUEST) {
-        out.raw('N'); // no encryption: the server listens on loopback unless told otherwise
+        out.raw('N'); // no TLS configured (or GSSAPI asked): the client may go on unencrypted
         continue;
       }
       if (code == CANCEL_REQUEST) {
@@ -200,11 +220,13 @@ final class PgConnection implements Runnable {
   /** SCRAM-SHA-256; false (the client told why) when the user or the password is wrong. */
   private boolean authenticate(DataInputStream in, Credentials credentials) throws IOException {
     String user = startup.getOrDefault("user", "");
-    if (!credentials.admits(user)) {
-      fatal("28000", "User \"" + user + "\" may not connect (the server admits one user)");
-      return false;
-    }
-    Scram scram = new Scram(credentials.password());
+    // An unknown user goes through the same exchange with a secret nobody knows, and fails the
+    // same way as a wrong password: the answer does not tell which users exist.
+    Scram scram =
+        new Scram(
+            credentials
+                .secretOf(user)
+                .orElseGet(() -> ScramSecret.of(java.util.UUID.randomUUID().toString())));
     out.begin('R').int32(10).string(Scram.MECHANISM).int8(0).end();
     out.flush();
     PgMessages.Message first = PgMessages.read(in);

@@ -11,10 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A PostgreSQL-protocol server over one open {@link Lake}: psql and other PostgreSQL clients run
- * Timelake SQL through it, each connection in its own session and thread. It has no TLS; clients
- * log in with its {@link Credentials} by SCRAM-SHA-256. The lake's file access is confined to its
- * warehouse folder ({@link Lake#confineFileAccess}). Start with {@link #start}, stop with {@link
- * #close}.
+ * Timelake SQL through it, each connection in its own session and thread. Clients log in with its
+ * {@link Credentials} by SCRAM-SHA-256, over TLS when the server has a certificate ({@link Tls}).
+ * The lake's file access is confined to its warehouse folder ({@link Lake#confineFileAccess}).
+ * Start with {@link #start}, stop with {@link #close}.
  */
 public final class PgServer implements AutoCloseable {
   private final Lake lake;
@@ -23,6 +23,7 @@ public final class PgServer implements AutoCloseable {
   private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
   private final PgCancels cancels = new PgCancels();
   private final ServerLimits limits;
+  private final java.util.Optional<Tls> tls;
   private final java.util.concurrent.ScheduledExecutorService timer =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
           runnable -> {
@@ -32,8 +33,14 @@ public final class PgServer implements AutoCloseable {
           });
   private final Thread acceptor;
 
-  private PgServer(Lake lake, Credentials credentials, ServerLimits limits, ServerSocket listener) {
+  private PgServer(
+      Lake lake,
+      Credentials credentials,
+      ServerLimits limits,
+      java.util.Optional<Tls> tls,
+      ServerSocket listener) {
     this.lake = lake;
+    this.tls = tls;
     this.credentials = credentials;
     this.limits = limits;
     this.listener = listener;
@@ -63,6 +70,20 @@ public final class PgServer implements AutoCloseable {
   public static PgServer start(
       Lake lake, InetSocketAddress address, Credentials credentials, ServerLimits limits)
       throws IOException {
+    return start(lake, address, credentials, limits, java.util.Optional.empty());
+  }
+
+  /**
+   * Like {@link #start(Lake, InetSocketAddress, Credentials, ServerLimits)}, offering {@code tls}
+   * to clients that ask for it (psql's {@code sslmode=require}, pgjdbc's {@code ssl=true}).
+   */
+  public static PgServer start(
+      Lake lake,
+      InetSocketAddress address,
+      Credentials credentials,
+      ServerLimits limits,
+      java.util.Optional<Tls> tls)
+      throws IOException {
     if (credentials == null) {
       throw new IllegalArgumentException(
           "A server admits nobody without a password: set "
@@ -88,7 +109,7 @@ public final class PgServer implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    PgServer server = new PgServer(lake, credentials, limits, listener);
+    PgServer server = new PgServer(lake, credentials, limits, tls, listener);
     server.acceptor.start();
     return server;
   }
@@ -118,7 +139,7 @@ public final class PgServer implements AutoCloseable {
           new Thread(
               () -> {
                 try {
-                  new PgConnection(socket, lake, credentials, cancels, limits, timer).run();
+                  new PgConnection(socket, lake, credentials, cancels, limits, timer, tls).run();
                 } finally {
                   clients.remove(socket);
                 }

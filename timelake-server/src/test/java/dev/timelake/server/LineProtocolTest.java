@@ -271,6 +271,46 @@ class LineProtocolTest {
   }
 
   @Test
+  void namesBeyondTheCacheAreReadCorrectly() {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      body.append("m").append(i % 3).append(",device=d").append(i).append(",site=s").append(i % 7);
+      body.append(" f").append(i % 5).append("=1i ").append(i).append("000\n");
+    }
+
+    List<Point> points = parse(body.toString());
+
+    assertEquals(20_000, points.size());
+    for (int i = 0; i < points.size(); i++) {
+      Point p = points.get(i);
+      assertEquals("m" + i % 3, p.measurement());
+      assertEquals(Map.of("device", "d" + i, "site", "s" + i % 7), p.tags());
+      assertEquals("f" + i % 5, p.fields().get(0).name());
+      assertEquals(i, p.micros());
+      assertEquals(i + 1, p.line());
+    }
+  }
+
+  @Test
+  void manyTagsKeepTheirOrder() {
+    StringBuilder line = new StringBuilder("m");
+    for (int i = 0; i < 40; i++) {
+      line.append(",t").append(i).append("=v").append(i);
+    }
+
+    Point p = point(line + " v=1");
+
+    assertEquals(40, p.tags().size());
+    int i = 0;
+    for (Map.Entry<String, String> tag : p.tags().entrySet()) {
+      assertEquals("t" + i, tag.getKey());
+      assertEquals("v" + i++, tag.getValue());
+    }
+    assertError(line + ",t2=x v=1", 1, "duplicate tag key 't2'");
+    assertError(line + ",t39=x v=1", 1, "duplicate tag key 't39'");
+  }
+
+  @Test
   void nanosecondsFloorToMicroseconds() {
     assertEquals(1L, point("m v=1 1999").micros());
     assertEquals(0L, point("m v=1 999").micros());
@@ -280,6 +320,7 @@ class LineProtocolTest {
     assertEquals(Long.MAX_VALUE / 1000, point("m v=1 9223372036854775807").micros());
     assertEquals(
         Math.floorDiv(Long.MIN_VALUE, 1000L), point("m v=1 -9223372036854775808").micros());
+    assertEquals(5L, point("m v=1 0000000000000000000005000").micros());
   }
 
   @Test

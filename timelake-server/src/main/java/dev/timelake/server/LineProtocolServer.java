@@ -1,0 +1,296 @@
+package dev.timelake.server;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.timelake.Lake;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.zip.GZIPInputStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * InfluxDB line protocol over HTTP, so Telegraf and the InfluxDB and QuestDB clients can send
+ * readings: {@code POST /api/v2/write?bucket=NAMESPACE&precision=ns|us|ms|s} (InfluxDB 2) and
+ * {@code POST /write?db=NAMESPACE&precision=n|u|ms|s|m|h} (InfluxDB 1, QuestDB), each request
+ * appended by {@link LineProtocolWriter}; {@code /ping} and {@code /health} for clients that check
+ * the server first. Logins are the PostgreSQL server's {@link Credentials}: {@code Authorization:
+ * Token PASSWORD} (or {@code Token USER:PASSWORD}), {@code Bearer}, HTTP Basic, or v1's {@code u}
+ * and {@code p} parameters. Answers follow InfluxDB: 204 when written, 400 with a JSON {@code
+ * message} naming the line and field when refused (nothing of the request written), 401, 404, 405,
+ * 413.
+ */
+public final class LineProtocolServer implements AutoCloseable {
+  /** The largest request body accepted, after decompression. */
+  static final int MAX_BODY_BYTES = 256 << 20;
+
+  private final HttpServer http;
+  private final ExecutorService workers;
+  private final BufferAllocator allocator = new RootAllocator();
+  private final Credentials credentials;
+  private final LineProtocolWriter writer;
+  private final Clock clock;
+
+  private LineProtocolServer(HttpServer http, Lake lake, Credentials credentials, int threads) {
+    this.http = http;
+    this.credentials = credentials;
+    this.writer = new LineProtocolWriter(lake, allocator);
+    this.clock = Clock.systemUTC();
+    this.workers =
+        Executors.newFixedThreadPool(
+            threads,
+            runnable -> {
+              Thread thread = new Thread(runnable, "timelake-http");
+              thread.setDaemon(true);
+              return thread;
+            });
+    http.setExecutor(workers);
+    http.createContext("/", this::handle);
+  }
+
+  /**
+   * Listens on {@code address} (port 0: any free port) and appends what clients send to {@code
+   * lake} until closed.
+   *
+   * @throws IOException when the address cannot be bound
+   * @throws IllegalArgumentException without credentials
+   */
+  public static LineProtocolServer start(
+      Lake lake, InetSocketAddress address, Credentials credentials) throws IOException {
+    return start(lake, address, credentials, Optional.empty());
+  }
+
+  /** Like {@link #start(Lake, InetSocketAddress, Credentials)}, over HTTPS with {@code tls}. */
+  public static LineProtocolServer start(
+      Lake lake, InetSocketAddress address, Credentials credentials, Optional<Tls> tls)
+      throws IOException {
+    if (credentials == null) {
+      throw new IllegalArgumentException(
+          "A server admits nobody without a password: set " + Credentials.PASSWORD_VARIABLE);
+    }
+    HttpServer http;
+    try {
+      if (tls.isPresent()) {
+        com.sun.net.httpserver.HttpsServer https =
+            com.sun.net.httpserver.HttpsServer.create(address, 64);
+        https.setHttpsConfigurator(
+            new com.sun.net.httpserver.HttpsConfigurator(tls.get().context()));
+        http = https;
+      } else {
+        http = HttpServer.create(address, 64);
+      }
+    } catch (IOException e) {
+      throw new IOException(
+          "Cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e, e);
+    }
+    LineProtocolServer server =
+        new LineProtocolServer(
+            http, lake, credentials, Math.max(2, Runtime.getRuntime().availableProcessors()));
+    http.start();
+    return server;
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return http.getAddress().getPort();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String path = exchange.getRequestURI().getPath();
+      String method = exchange.getRequestMethod();
+      Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+      switch (path) {
+        case "/ping" -> {
+          exchange.getResponseHeaders().set("X-Influxdb-Version", "Timelake");
+          exchange.sendResponseHeaders(204, -1);
+        }
+        case "/health" -> respond(exchange, 200, "{\"status\":\"pass\",\"name\":\"timelake\"}");
+        case "/api/v2/write", "/write" -> {
+          if (!method.equals("POST")) {
+            respond(exchange, 405, error("method not allowed", method + " " + path + "; use POST"));
+            return;
+          }
+          if (!authorized(exchange, query)) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
+            respond(exchange, 401, error("unauthorized", "Wrong or missing credentials"));
+            return;
+          }
+          write(exchange, query, path.equals("/write"));
+        }
+        default -> respond(exchange, 404, error("not found", "No endpoint " + path));
+      }
+    } catch (RuntimeException e) {
+      respond(exchange, 500, error("internal error", String.valueOf(e.getMessage())));
+    }
+  }
+
+  private void write(HttpExchange exchange, Map<String, String> query, boolean v1)
+      throws IOException {
+    String namespace =
+        Optional.ofNullable(query.get(v1 ? "db" : "bucket"))
+            .filter(name -> !name.isBlank())
+            .orElse(TableName.DEFAULT_NAMESPACE);
+    LineProtocol.Precision precision;
+    try {
+      precision = LineProtocol.Precision.parse(query.get("precision"));
+    } catch (IllegalArgumentException e) {
+      respond(exchange, 400, error("invalid", e.getMessage()));
+      return;
+    }
+    Optional<byte[]> body = body(exchange);
+    if (body.isEmpty()) {
+      respond(
+          exchange,
+          413,
+          error("request too large", "The body is over " + (MAX_BODY_BYTES >> 20) + " MiB"));
+      return;
+    }
+    try {
+      List<LineProtocol.Point> points =
+          LineProtocol.parse(body.get(), precision, micros(clock.instant()));
+      if (!points.isEmpty()) {
+        writer.write(namespace, points, body.get());
+      }
+      exchange.sendResponseHeaders(204, -1);
+    } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {
+      respond(exchange, 400, error("invalid", e.getMessage()));
+    } catch (TimelakeException e) {
+      respond(exchange, 400, error("invalid", e.getMessage()));
+    }
+  }
+
+  private static long micros(Instant instant) {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+  }
+
+  /** The request body, gunzipped when sent so; empty when it is over the limit. */
+  private static Optional<byte[]> body(HttpExchange exchange) throws IOException {
+    InputStream in = exchange.getRequestBody();
+    String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
+    if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("gzip")) {
+      in = new GZIPInputStream(in);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[64 << 10];
+    int read;
+    while ((read = in.read(buffer)) > 0) {
+      if (out.size() + read > MAX_BODY_BYTES) {
+        return Optional.empty();
+      }
+      out.write(buffer, 0, read);
+    }
+    return Optional.of(out.toByteArray());
+  }
+
+  private boolean authorized(HttpExchange exchange, Map<String, String> query) {
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header != null) {
+      int space = header.indexOf(' ');
+      String scheme = space < 0 ? header : header.substring(0, space);
+      String value = space < 0 ? "" : header.substring(space + 1).trim();
+      return switch (scheme.toLowerCase(Locale.ROOT)) {
+        case "token", "bearer" -> admitsToken(value);
+        case "basic" -> admitsBasic(value);
+        default -> false;
+      };
+    }
+    String password = query.get("p");
+    return password != null && credentials.admits(query.getOrDefault("u", ""), password);
+  }
+
+  private boolean admitsToken(String token) {
+    int colon = token.indexOf(':');
+    return credentials.admitsToken(token)
+        || (colon > 0 && credentials.admits(token.substring(0, colon), token.substring(colon + 1)));
+  }
+
+  private boolean admitsBasic(String encoded) {
+    String decoded;
+    try {
+      decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    int colon = decoded.indexOf(':');
+    return colon >= 0
+        && credentials.admits(decoded.substring(0, colon), decoded.substring(colon + 1));
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> parameters = new HashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return parameters;
+    }
+    for (String pair : raw.split("&")) {
+      int equals = pair.indexOf('=');
+      String name = equals < 0 ? pair : pair.substring(0, equals);
+      String value = equals < 0 ? "" : pair.substring(equals + 1);
+      parameters.put(
+          URLDecoder.decode(name, StandardCharsets.UTF_8),
+          URLDecoder.decode(value, StandardCharsets.UTF_8));
+    }
+    return parameters;
+  }
+
+  /** An InfluxDB-style error body. */
+  private static String error(String code, String message) {
+    return "{\"code\":\"" + json(code) + "\",\"message\":\"" + json(message) + "\"}";
+  }
+
+  private static String json(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 16);
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  /** Stops listening; requests in flight get up to a second to finish. */
+  @Override
+  public void close() {
+    http.stop(1);
+    workers.shutdownNow();
+    allocator.close();
+  }
+}

@@ -1,0 +1,235 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TableName;
+import io.questdb.client.Sender;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Line protocol over HTTP as InfluxDB 1 and 2 clients and QuestDB's Java Sender send it: tables
+ * made on first write, columns added for new fields, refused requests that change nothing, and
+ * resent requests that append nothing twice.
+ */
+class LineProtocolServerTest {
+  private static final String PASSWORD = "line secret";
+
+  @TempDir Path warehouse;
+  private Lake lake;
+  private LineProtocolServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws IOException {
+    lake = Lake.open(warehouse);
+    server =
+        LineProtocolServer.start(
+            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+    lake.close();
+  }
+
+  private HttpResponse<String> post(String pathAndQuery, String authorization, byte[] body)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + pathAndQuery))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> v2(String lines) throws Exception {
+    return post(
+        "/api/v2/write?org=any&bucket=iot&precision=s",
+        "Token " + PASSWORD,
+        lines.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private List<List<Object>> rows(String sql) {
+    try (Session session = lake.newSession();
+        QueryResult result = session.sql(sql)) {
+      return result.rows();
+    }
+  }
+
+  @Test
+  void createsATablePerMeasurementWithTagsAsTheSeriesKey() throws Exception {
+    HttpResponse<String> response =
+        v2(
+            "readings,site=north,device=d1 value=21.5,quality=192i,ok=true,note=\"fine\""
+                + " 1767225600\n"
+                + "readings,site=north,device=d2 value=19.0,quality=0i,ok=false 1767225600\n"
+                + "alarms,device=d1 code=7i 1767225660\n");
+    assertThat(response.statusCode()).isEqualTo(204);
+    var table = lake.table(TableName.parse("iot.readings"));
+    assertThat(table.seriesKey()).containsExactly("device", "site");
+    assertThat(table.timeColumn()).contains("time");
+    assertThat(
+            rows(
+                "SELECT device, site, time, value, quality, ok, note FROM iot.readings ORDER BY"
+                    + " device"))
+        .containsExactly(
+            List.of(
+                "d1",
+                "north",
+                java.time.OffsetDateTime.parse("2026-01-01T00:00:00Z"),
+                21.5,
+                192L,
+                true,
+                "fine"),
+            java.util.Arrays.asList(
+                "d2",
+                "north",
+                java.time.OffsetDateTime.parse("2026-01-01T00:00:00Z"),
+                19.0,
+                0L,
+                false,
+                null));
+    assertThat(rows("SELECT device, code FROM iot.alarms")).containsExactly(List.of("d1", 7L));
+  }
+
+  @Test
+  void addsColumnsForNewFieldsAndReadsOldRowsAsNull() throws Exception {
+    assertThat(v2("readings,device=d1 value=1 1767225600").statusCode()).isEqualTo(204);
+    assertThat(v2("readings,device=d1,line=l2 value=2,pressure=3.5 1767225601").statusCode())
+        .isEqualTo(204);
+    assertThat(rows("SELECT value, line, pressure FROM iot.readings ORDER BY time"))
+        .containsExactly(
+            java.util.Arrays.asList(1.0, null, null), java.util.Arrays.asList(2.0, "l2", 3.5));
+  }
+
+  @Test
+  void refusesAMismatchedTypeNamingLineAndFieldAndWritesNothing() throws Exception {
+    assertThat(v2("readings,device=d1 value=1 1767225600").statusCode()).isEqualTo(204);
+    int snapshots = snapshots("iot.readings");
+    HttpResponse<String> refused =
+        v2(
+            "readings,device=d1 value=2 1767225601\n"
+                + "other,device=x reading=1 1767225601\n"
+                + "readings,device=d1 value=\"high\" 1767225602\n");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body())
+        .contains("line 3")
+        .contains("field 'value'")
+        .contains("a string")
+        .contains("iot.readings.value (DOUBLE)");
+    assertThat(snapshots("iot.readings")).isEqualTo(snapshots);
+    assertThat(lake.findTable(TableName.parse("iot.other"))).isEmpty();
+    HttpResponse<String> malformed = v2("readings,device=d1 value=abc 1767225601\n");
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    assertThat(malformed.body()).contains("line 1").contains("'abc'");
+    assertThat(v2("readings,device=d1 time=1 1767225601\n").body())
+        .contains("'time' is a column Timelake sets itself");
+  }
+
+  @Test
+  void aResentRequestAppendsNothingTwice() throws Exception {
+    String lines = "readings,device=d1 value=1 1767225600\nreadings,device=d2 value=2 1767225600";
+    assertThat(v2(lines).statusCode()).isEqualTo(204);
+    int snapshots = snapshots("iot.readings");
+    assertThat(v2(lines).statusCode()).isEqualTo(204);
+    assertThat(snapshots("iot.readings")).isEqualTo(snapshots);
+    assertThat(rows("SELECT count(*) FROM iot.readings")).containsExactly(List.of(2L));
+  }
+
+  @Test
+  void takesInfluxdbOneWritesWithPrecisionAndGzip() throws Exception {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+      gzip.write("cpu,host=a usage=0.5 1767225600000\n".getBytes(StandardCharsets.UTF_8));
+    }
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://127.0.0.1:"
+                        + server.port()
+                        + "/write?db=metrics&precision=ms&u=tl&p=line%20secret"))
+            .header("Content-Encoding", "gzip")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(zipped.toByteArray()))
+            .build();
+    assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(204);
+    assertThat(rows("SELECT host, epoch_ms(time), usage FROM metrics.cpu"))
+        .containsExactly(List.of("a", 1767225600000L, 0.5));
+  }
+
+  @Test
+  void refusesWrongOrMissingCredentials() throws Exception {
+    byte[] body = "cpu,host=a usage=1 1".getBytes(StandardCharsets.UTF_8);
+    assertThat(post("/api/v2/write?bucket=iot", null, body).statusCode()).isEqualTo(401);
+    assertThat(post("/api/v2/write?bucket=iot", "Token wrong", body).statusCode()).isEqualTo(401);
+    String basic =
+        Base64.getEncoder().encodeToString(("nobody:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    assertThat(post("/write?db=iot", "Basic " + basic, body).statusCode()).isEqualTo(401);
+    assertThat(post("/write?db=iot&u=tl&p=nope", null, body).statusCode()).isEqualTo(401);
+    assertThat(lake.tables()).isEmpty();
+    assertThat(post("/api/v2/query", "Token " + PASSWORD, body).statusCode()).isEqualTo(404);
+    assertThat(
+            http.send(
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + server.port() + "/ping"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .statusCode())
+        .isEqualTo(204);
+  }
+
+  @Test
+  void questdbSenderWritesOverHttp() {
+    Instant at = Instant.parse("2026-02-01T12:00:00.123456Z");
+    try (Sender sender =
+        Sender.fromConfig(
+            "http::addr=127.0.0.1:"
+                + server.port()
+                + ";username=tl;password="
+                + PASSWORD
+                + ";protocol_version=1;")) {
+      for (int i = 0; i < 3; i++) {
+        sender
+            .table("trades")
+            .symbol("symbol", "ETH-USD")
+            .symbol("side", i % 2 == 0 ? "buy" : "sell")
+            .doubleColumn("price", 2615.5 + i)
+            .longColumn("amount", 10 + i)
+            .at(at.plusSeconds(i));
+      }
+    }
+    assertThat(rows("SELECT side, price, amount, time FROM trades ORDER BY time"))
+        .containsExactly(
+            List.of(
+                "buy", 2615.5, 10L, java.time.OffsetDateTime.parse("2026-02-01T12:00:00.123456Z")),
+            List.of(
+                "sell", 2616.5, 11L, java.time.OffsetDateTime.parse("2026-02-01T12:00:01.123456Z")),
+            List.of(
+                "buy", 2617.5, 12L, java.time.OffsetDateTime.parse("2026-02-01T12:00:02.123456Z")));
+  }
+
+  private int snapshots(String table) {
+    return lake.table(TableName.parse(table)).info().snapshots().size();
+  }
+}

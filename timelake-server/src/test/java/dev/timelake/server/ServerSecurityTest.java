@@ -1,0 +1,251 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.timelake.Lake;
+import java.io.FileInputStream;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Users from a users file of SCRAM verifiers, TLS from PEM files for PostgreSQL clients and for
+ * HTTPS line protocol, and the refusals: wrong password, unknown user, malformed files.
+ */
+class ServerSecurityTest {
+  @TempDir static Path folder;
+  private static Path certificate;
+  private static Path key;
+
+  /** A self-signed certificate made by the JDK's keytool, written out as PEM by Java. */
+  @BeforeAll
+  static void makeCertificate() throws Exception {
+    Path store = folder.resolve("server.p12");
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-dname",
+                "CN=127.0.0.1",
+                "-ext",
+                "SAN=IP:127.0.0.1",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit")
+            .redirectErrorStream(true)
+            .start();
+    assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(keytool.exitValue()).isZero();
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (InputStream in = new FileInputStream(store.toFile())) {
+      keys.load(in, "changeit".toCharArray());
+    }
+    certificate = folder.resolve("server.crt");
+    key = folder.resolve("server.key");
+    Files.writeString(certificate, pem("CERTIFICATE", keys.getCertificate("server").getEncoded()));
+    Files.writeString(
+        key, pem("PRIVATE KEY", keys.getKey("server", "changeit".toCharArray()).getEncoded()));
+  }
+
+  private static String pem(String kind, byte[] der) {
+    return "-----BEGIN "
+        + kind
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + kind
+        + "-----\n";
+  }
+
+  private static Path usersFile(String... lines) throws Exception {
+    Path file = Files.createTempFile(folder, "users", ".txt");
+    Files.write(file, List.of(lines));
+    return file;
+  }
+
+  @Test
+  void usersOfAUsersFileLogInWithTheirOwnPasswords() throws Exception {
+    Path users =
+        usersFile(
+            "# Timelake users",
+            "alice:" + ScramSecret.of("alice pw").text(),
+            "",
+            "grafana:" + ScramSecret.of("grafana pw").text());
+    try (Lake lake = Lake.open(folder.resolve("wh-users"));
+        PgServer server =
+            PgServer.start(
+                lake, new InetSocketAddress("127.0.0.1", 0), Credentials.fromFile(users))) {
+      String url = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake";
+      for (String user : List.of("alice", "grafana")) {
+        try (Connection connection = DriverManager.getConnection(url, user, user + " pw");
+            ResultSet rows = connection.createStatement().executeQuery("SELECT 42")) {
+          rows.next();
+          assertThat(rows.getInt(1)).isEqualTo(42);
+        }
+      }
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "alice", "grafana pw"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("Password authentication failed for user \"alice\"");
+      // An unknown user is told the same as a wrong password: the answer names no users.
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "mallory", "alice pw"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("Password authentication failed for user \"mallory\"");
+    }
+  }
+
+  @Test
+  void malformedUsersFilesAreRefusedNamingTheLine() throws Exception {
+    assertThatThrownBy(() -> Credentials.fromFile(usersFile("alice:secret")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("line 1")
+        .hasMessageContaining("user 'alice'")
+        .hasMessageContaining("not a SCRAM-SHA-256 verifier");
+    String secret = ScramSecret.of("x").text();
+    assertThatThrownBy(() -> Credentials.fromFile(usersFile("a:" + secret, "a:" + secret)))
+        .hasMessageContaining("line 2")
+        .hasMessageContaining("listed twice");
+    assertThatThrownBy(() -> Credentials.fromFile(usersFile("# nobody")))
+        .hasMessageContaining("lists no users");
+    assertThat(ScramSecret.parse(secret).text()).isEqualTo(secret);
+    assertThat(ScramSecret.parse(secret).matches("x")).isTrue();
+    assertThat(ScramSecret.parse(secret).matches("y")).isFalse();
+  }
+
+  @Test
+  void postgresClientsMayAskForTls() throws Exception {
+    Tls tls = Tls.fromPem(certificate, key);
+    try (Lake lake = Lake.open(folder.resolve("wh-tls"));
+        PgServer server =
+            PgServer.start(
+                lake,
+                new InetSocketAddress("127.0.0.1", 0),
+                new Credentials("tl", "tls pw"),
+                ServerLimits.DEFAULT,
+                Optional.of(tls))) {
+      String url = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?sslmode=require";
+      try (Connection connection = DriverManager.getConnection(url, "tl", "tls pw");
+          ResultSet rows = connection.createStatement().executeQuery("SELECT 'over tls'")) {
+        rows.next();
+        assertThat(rows.getString(1)).isEqualTo("over tls");
+      }
+      // Without TLS, the same server still answers (sslmode=disable).
+      try (Connection plain =
+          DriverManager.getConnection(
+              "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?sslmode=disable",
+              "tl",
+              "tls pw")) {
+        assertThat(plain.isValid(5)).isTrue();
+      }
+      assumeTrue(
+          new ProcessBuilder("psql", "--version").start().waitFor() == 0,
+          "psql is not installed (.ci/run installs it)");
+      ProcessBuilder psql =
+          new ProcessBuilder(
+                  "psql",
+                  "-X",
+                  "-At",
+                  "host=127.0.0.1 port="
+                      + server.port()
+                      + " user=tl dbname=timelake sslmode=require",
+                  "-c",
+                  "\\conninfo")
+              .redirectErrorStream(true);
+      psql.environment().put("PGPASSWORD", "tls pw");
+      Process process = psql.start();
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+          .contains("SSL connection (protocol: TLSv1.3");
+    }
+  }
+
+  @Test
+  void lineProtocolSpeaksHttpsWithTheSameCertificate() throws Exception {
+    try (Lake lake = Lake.open(folder.resolve("wh-https"));
+        LineProtocolServer server =
+            LineProtocolServer.start(
+                lake,
+                new InetSocketAddress("127.0.0.1", 0),
+                new Credentials("tl", "https pw"),
+                Optional.of(Tls.fromPem(certificate, key)))) {
+      HttpClient client = HttpClient.newBuilder().sslContext(trusting()).build();
+      HttpResponse<String> response =
+          client.send(
+              HttpRequest.newBuilder(
+                      URI.create("https://127.0.0.1:" + server.port() + "/api/v2/write?bucket=iot"))
+                  .header("Authorization", "Token https pw")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString("cpu,host=a usage=1 1767225600000000000"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(204);
+      assertThat(lake.tables()).extracting(Object::toString).containsExactly("iot.cpu");
+    }
+  }
+
+  @Test
+  void unusableKeyFilesAreRefusedWithTheWayOut() throws Exception {
+    Path pkcs1 = folder.resolve("rsa.key");
+    Files.writeString(
+        pkcs1, "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n");
+    assertThatThrownBy(() -> Tls.fromPem(certificate, pkcs1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not an unencrypted PKCS #8 key")
+        .hasMessageContaining("openssl pkcs8 -topk8 -nocrypt");
+    assertThatThrownBy(() -> Tls.fromPem(key, key))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("certificate");
+  }
+
+  /** Trusts the test's self-signed certificate (as curl -k would). */
+  private static SSLContext trusting() throws Exception {
+    TrustManager trustAll =
+        new X509TrustManager() {
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+          }
+        };
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, new TrustManager[] {trustAll}, null);
+    return context;
+  }
+}
