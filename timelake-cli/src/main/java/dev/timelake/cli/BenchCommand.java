@@ -16,7 +16,8 @@ import picocli.CommandLine.ParentCommand;
       BenchGenerateCommand.class,
       BenchRunCommand.class,
       BenchIndexCommand.class,
-      BenchCoverageCommand.class
+      BenchCoverageCommand.class,
+      BenchLineProtocolCommand.class
     },
     footer = {
       "%nExample:",

@@ -39,6 +39,12 @@ import org.apache.arrow.memory.RootAllocator;
  * 413.
  */
 public final class LineProtocolServer implements AutoCloseable {
+  /**
+   * Requests handled at once. Most of them wait for a commit, which takes every request queued
+   * behind the one running: more requests in flight make bigger commits, not more CPU work.
+   */
+  static final int REQUEST_THREADS = 64;
+
   /** The largest request body accepted, after decompression. */
   static final int MAX_BODY_BYTES = 256 << 20;
 
@@ -101,9 +107,7 @@ public final class LineProtocolServer implements AutoCloseable {
       throw new IOException(
           "Cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e, e);
     }
-    LineProtocolServer server =
-        new LineProtocolServer(
-            http, lake, credentials, Math.max(2, Runtime.getRuntime().availableProcessors()));
+    LineProtocolServer server = new LineProtocolServer(http, lake, credentials, REQUEST_THREADS);
     http.start();
     return server;
   }
@@ -291,6 +295,7 @@ public final class LineProtocolServer implements AutoCloseable {
   public void close() {
     http.stop(1);
     workers.shutdownNow();
+    writer.close();
     allocator.close();
   }
 }

@@ -65,31 +65,224 @@ final class LineProtocolWriter {
     }
   }
 
-  /** Writes {@code points} to tables of {@code namespace}; returns the rows appended. */
-  long write(String namespace, List<LineProtocol.Point> points, byte[] body) {
-    Map<String, List<LineProtocol.Point>> byMeasurement = new LinkedHashMap<>();
+  /**
+   * Writes {@code points} to tables of {@code namespace}: every point checked and the tables made
+   * or widened first (under each table's lock, so two requests cannot give a new field two types),
+   * then each table's points committed, together with those of requests that arrived while the
+   * table's previous commit ran (a group commit: one Iceberg snapshot for many requests). Returns
+   * when all are committed.
+   */
+  void write(String namespace, List<LineProtocol.Point> points, byte[] body) {
+    Map<String, List<LineProtocol.Point>> byMeasurement = new java.util.HashMap<>();
     for (LineProtocol.Point point : points) {
       byMeasurement.computeIfAbsent(point.measurement(), m -> new ArrayList<>()).add(point);
     }
-    List<Batch> batches = new ArrayList<>();
-    for (Map.Entry<String, List<LineProtocol.Point>> entry : byMeasurement.entrySet()) {
-      batches.add(plan(tableName(namespace, entry.getKey()), entry.getValue()));
-    }
+    // In name order: the planning locks of several tables are always taken in that order.
+    Map<TableName, List<LineProtocol.Point>> byTable =
+        new java.util.TreeMap<>(java.util.Comparator.comparing(TableName::toString));
+    byMeasurement.forEach(
+        (measurement, rows) -> byTable.put(tableName(namespace, measurement), rows));
     String digest = digest(namespace, body);
-    long rows = 0;
-    for (Batch batch : batches) {
-      Table table = batch.prepare(lake);
-      try (VectorSchemaRoot root = batch.vectors(allocator)) {
-        rows +=
-            table
-                .newAppend()
-                .batchId("line-protocol:" + digest + ":" + batch.name.name())
-                .fromArrow(root)
-                .commit()
-                .rows();
+    List<TableQueue> queues = byTable.keySet().stream().map(this::queue).toList();
+    List<Pending> pending = new ArrayList<>();
+    lockAll(
+        queues,
+        0,
+        () -> {
+          List<Batch> batches = new ArrayList<>();
+          for (Map.Entry<TableName, List<LineProtocol.Point>> entry : byTable.entrySet()) {
+            batches.add(plan(entry.getKey(), entry.getValue()));
+          }
+          for (int i = 0; i < batches.size(); i++) {
+            Batch batch = batches.get(i);
+            Table table = batch.prepare(lake);
+            pending.add(new Pending(queues.get(i), table, batch.points, digest));
+          }
+        });
+    for (Pending request : pending) {
+      request.queue.commit(request);
+    }
+  }
+
+  /** Runs {@code action} holding the planning locks of {@code queues} (taken in name order). */
+  private static void lockAll(List<TableQueue> queues, int from, Runnable action) {
+    if (from == queues.size()) {
+      action.run();
+      return;
+    }
+    synchronized (queues.get(from).planning) {
+      lockAll(queues, from + 1, action);
+    }
+  }
+
+  private final Map<TableName, TableQueue> queues = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The one thread maintaining tables after their commits. */
+  private final java.util.concurrent.ExecutorService maintenance =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "timelake-http-maintenance");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** Stops maintaining; a run in progress finishes first (it is one commit). */
+  void close() {
+    maintenance.shutdown();
+    try {
+      maintenance.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private TableQueue queue(TableName name) {
+    return queues.computeIfAbsent(name, TableQueue::new);
+  }
+
+  /** One request's points for one table, waiting for their commit. */
+  private static final class Pending {
+    final TableQueue queue;
+    final Table table;
+    final List<LineProtocol.Point> points;
+    final String digest;
+    final java.util.concurrent.CompletableFuture<Void> done =
+        new java.util.concurrent.CompletableFuture<>();
+
+    Pending(TableQueue queue, Table table, List<LineProtocol.Point> points, String digest) {
+      this.queue = queue;
+      this.table = table;
+      this.points = points;
+      this.digest = digest;
+    }
+  }
+
+  /**
+   * A table's commits: requests queue while a commit runs; the request that finds none running
+   * commits everything queued as one append, again until the queue is empty.
+   */
+  private final class TableQueue {
+    final TableName name;
+    final Object planning = new Object();
+    private final java.util.ArrayDeque<Pending> queued = new java.util.ArrayDeque<>();
+    private boolean committing;
+
+    /** Digests of requests committed lately: a resent request is answered without a new append. */
+    private final java.util.Set<String> recent =
+        java.util.Collections.newSetFromMap(
+            new java.util.LinkedHashMap<>() {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > 10_000;
+              }
+            });
+
+    TableQueue(TableName name) {
+      this.name = name;
+    }
+
+    void commit(Pending request) {
+      boolean leads;
+      synchronized (this) {
+        if (recent.contains(request.digest)) {
+          return;
+        }
+        queued.add(request);
+        leads = !committing;
+        committing = true;
+      }
+      if (leads) {
+        drain(); // commits this request and whatever queues behind it meanwhile
+      }
+      try {
+        request.done.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        if (e.getCause() instanceof RuntimeException cause) {
+          throw cause;
+        }
+        throw e;
       }
     }
-    return rows;
+
+    private void drain() {
+      while (true) {
+        List<Pending> group;
+        synchronized (this) {
+          if (queued.isEmpty()) {
+            committing = false;
+            return;
+          }
+          group = new ArrayList<>(queued);
+          queued.clear();
+        }
+        try {
+          append(group);
+          synchronized (this) {
+            group.forEach(request -> recent.add(request.digest));
+          }
+          group.forEach(request -> request.done.complete(null));
+        } catch (RuntimeException e) {
+          group.forEach(request -> request.done.completeExceptionally(e));
+        }
+      }
+    }
+
+    private void append(List<Pending> group) {
+      Table table = lake.table(name); // the newest schema: a later request may have widened it
+      List<LineProtocol.Point> points = new ArrayList<>();
+      StringBuilder digests = new StringBuilder();
+      for (Pending request : group) {
+        points.addAll(request.points);
+        digests.append(request.digest);
+      }
+      String batchId =
+          group.size() == 1
+              ? group.get(0).digest
+              : digest(name.toString(), digests.toString().getBytes(StandardCharsets.UTF_8));
+      try (VectorSchemaRoot root = vectors(table, points, allocator)) {
+        // Maintenance runs after the answer, not before it: see maintainLater.
+        table
+            .newAppend()
+            .batchId("line-protocol:" + batchId)
+            .fromArrow(root)
+            .withoutMaintenance()
+            .commit();
+      }
+      maintainLater(table);
+    }
+
+    private boolean maintenanceQueued;
+
+    /**
+     * Inline maintenance of the table (what an append would run: compaction of the partitions it
+     * grew, expiry) on the writer's one maintenance thread, at most one run waiting per table; so
+     * requests are answered when committed and a stream of small commits still ends up compact.
+     */
+    private void maintainLater(Table table) {
+      String enabled =
+          table
+              .settings()
+              .getOrDefault(
+                  dev.timelake.table.Settings.AUTO_MAINTAIN.name(),
+                  dev.timelake.table.Settings.AUTO_MAINTAIN.defaultValue().orElse("true"));
+      synchronized (this) {
+        if (!Boolean.parseBoolean(enabled) || maintenanceQueued) {
+          return;
+        }
+        maintenanceQueued = true;
+      }
+      maintenance.execute(
+          () -> {
+            synchronized (this) {
+              maintenanceQueued = false;
+            }
+            try {
+              lake.table(name).newMaintenance().inlineOnly().run();
+            } catch (RuntimeException e) {
+              // The data is committed; the next run tries again. Nothing to answer here.
+            }
+          });
+    }
   }
 
   private static TableName tableName(String namespace, String measurement) {
@@ -289,6 +482,53 @@ final class LineProtocolWriter {
     }
   }
 
+  /**
+   * {@code points} as Arrow vectors for {@code table}, one per column of the table (columns no
+   * point fills are all null); the values were checked against these columns when planned.
+   */
+  private static VectorSchemaRoot vectors(
+      Table table, List<LineProtocol.Point> points, BufferAllocator allocator) {
+    String ingest = table.ingestTimeColumn().orElse("");
+    List<Column> columns =
+        table.columns().stream().filter(column -> !column.name().equals(ingest)).toList();
+    Map<String, Integer> index = new java.util.HashMap<>();
+    List<FieldVector> vectors = new ArrayList<>();
+    int count = points.size();
+    for (Column column : columns) {
+      index.put(column.name(), vectors.size());
+      FieldVector vector = Batch.vector(column.name(), column.type(), allocator);
+      vector.setInitialCapacity(count);
+      vector.allocateNew();
+      vectors.add(vector);
+    }
+    TimeStampMicroTZVector time = (TimeStampMicroTZVector) vectors.get(index.get(TIME_COLUMN));
+    // Parsed names are shared Strings: look each up once per batch, not once per point.
+    java.util.IdentityHashMap<String, Integer> positions = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<String, byte[]> utf8 = new java.util.IdentityHashMap<>();
+    // (tag values come from the parser's name cache too, so most are shared as well)
+    for (int row = 0; row < count; row++) {
+      LineProtocol.Point point = points.get(row);
+      time.set(row, point.micros());
+      for (Map.Entry<String, String> tag : point.tags().entrySet()) {
+        int position = positions.computeIfAbsent(tag.getKey(), index::get);
+        byte[] bytes =
+            utf8.computeIfAbsent(tag.getValue(), v -> v.getBytes(StandardCharsets.UTF_8));
+        ((VarCharVector) vectors.get(position)).setSafe(row, bytes);
+      }
+      for (LineProtocol.Field field : point.fields()) {
+        int position = positions.computeIfAbsent(field.name(), index::get);
+        FieldVector vector = vectors.get(position);
+        Batch.set(vector, row, convert(field, columns.get(position).type()));
+      }
+    }
+    for (FieldVector vector : vectors) {
+      vector.setValueCount(count);
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+    root.setRowCount(count);
+    return root;
+  }
+
   /** One table's points and the columns they fill. */
   private record Batch(
       TableName name,
@@ -328,37 +568,6 @@ final class LineProtocolWriter {
         }
       }
       return current;
-    }
-
-    /** The points as Arrow vectors, one per column they fill. */
-    VectorSchemaRoot vectors(BufferAllocator allocator) {
-      List<String> names = new ArrayList<>(columns.keySet());
-      List<FieldVector> vectors = new ArrayList<>();
-      int count = points.size();
-      for (String column : names) {
-        FieldVector vector = vector(column, columns.get(column), allocator);
-        vector.setInitialCapacity(count);
-        vector.allocateNew();
-        vectors.add(vector);
-      }
-      for (int row = 0; row < count; row++) {
-        LineProtocol.Point point = points.get(row);
-        ((TimeStampMicroTZVector) vectors.get(0)).set(row, point.micros());
-        for (Map.Entry<String, String> tag : point.tags().entrySet()) {
-          ((VarCharVector) vectors.get(names.indexOf(tag.getKey())))
-              .setSafe(row, tag.getValue().getBytes(StandardCharsets.UTF_8));
-        }
-        for (LineProtocol.Field field : point.fields()) {
-          int index = names.indexOf(field.name());
-          set(vectors.get(index), row, convert(field, columns.get(field.name())));
-        }
-      }
-      for (FieldVector vector : vectors) {
-        vector.setValueCount(count);
-      }
-      VectorSchemaRoot root = new VectorSchemaRoot(vectors);
-      root.setRowCount(count);
-      return root;
     }
 
     private static FieldVector vector(String name, ColumnType type, BufferAllocator allocator) {
