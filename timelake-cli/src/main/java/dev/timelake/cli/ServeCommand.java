@@ -116,14 +116,7 @@ final class ServeCommand extends LakeCommand {
             LineProtocolServer.start(
                 lake, new InetSocketAddress(listen, httpPort), credentials, tls);
       }
-      if (!InetAddress.getByName(listen).isLoopbackAddress() && tls.isEmpty()) {
-        err()
-            .println(
-                "warning: listening on "
-                    + listen
-                    + " without TLS: passwords are safe (SCRAM), queries and rows are not;"
-                    + " give --tls-cert and --tls-key");
-      }
+      exposureWarning(listen, tls.isPresent()).ifPresent(err()::println);
     } catch (IOException | IllegalArgumentException e) {
       lake.close();
       throw TimelakeException.validation("Cannot serve %s: %s", lake.description(), e.getMessage());
@@ -166,6 +159,22 @@ final class ServeCommand extends LakeCommand {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /**
+   * The warning for an address other machines reach without TLS: passwords are safe (SCRAM),
+   * queries and rows are not.
+   */
+  static java.util.Optional<String> exposureWarning(String listen, boolean tls)
+      throws java.net.UnknownHostException {
+    if (tls || InetAddress.getByName(listen).isLoopbackAddress()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "warning: listening on "
+            + listen
+            + " without TLS: passwords are safe (SCRAM), queries and rows are not;"
+            + " give --tls-cert and --tls-key");
   }
 
   /** The environment's password and the users file's users; refuses to serve without any. */

@@ -194,6 +194,18 @@ public final class MaintenanceRunner {
               + ": "
               + e.getMessage(),
           e);
+    } catch (org.apache.iceberg.exceptions.ValidationException e) {
+      // A concurrent commit (another maintenance run) replaced some of the files first.
+      throw new ConflictException(
+          "Cannot commit "
+              + operation
+              + " of "
+              + table
+              + ": a concurrent commit replaced files it rewrites ("
+              + e.getMessage()
+              + "); the table is unchanged, "
+              + retry,
+          e);
     } catch (RuntimeException e) {
       throw new CommitFailedException(
           "Cannot commit "
