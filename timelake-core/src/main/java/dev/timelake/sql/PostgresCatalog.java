@@ -63,6 +63,7 @@ final class PostgresCatalog {
           "array_lower",
           "array_upper",
           "current_setting",
+          "current_database",
           "version",
           "regclass",
           "regtype",
@@ -78,6 +79,7 @@ final class PostgresCatalog {
           "array_lower",
           "array_upper",
           "current_setting",
+          "current_database",
           "version",
           "format_type");
 
@@ -87,7 +89,7 @@ final class PostgresCatalog {
   private static final Pattern MENTION =
       Pattern.compile(
           "(?is).*\\b(pg_catalog\\s*\\.|information_schema\\s*\\.|pg_[a-z_]+\\b|"
-              + "(quote_ident|parse_ident|current_setting|version)\\s*\\().*");
+              + "(quote_ident|parse_ident|current_setting|current_database|version)\\s*\\().*");
 
   /** What a rewritten statement names: the definitions, made on the first such statement. */
   private static final Pattern REWRITTEN = Pattern.compile("\\btl_(pg|information_schema)\\.");
@@ -99,13 +101,55 @@ final class PostgresCatalog {
     catalog.engine().installWhenMentioned("postgres-catalog", REWRITTEN, PostgresCatalog::define);
   }
 
+  /** The server settings PostgreSQL clients read that DuckDB does not have. */
+  private static final Set<String> SERVER_SETTINGS =
+      Set.of(
+          "server_version",
+          "server_version_num",
+          "server_encoding",
+          "client_encoding",
+          "search_path",
+          "datestyle",
+          "integer_datetimes",
+          "standard_conforming_strings",
+          "max_identifier_length",
+          "default_transaction_read_only",
+          "transaction_isolation",
+          "lc_collate",
+          "lc_ctype",
+          "max_index_keys");
+
+  private static final Pattern SHOW = Pattern.compile("(?is)\\s*SHOW\\s+([a-z_]+)\\s*;?\\s*");
+
   /** True when {@code sql} reads the PostgreSQL catalog (and needs {@link #rewrite}). */
   static boolean mentions(String sql) {
-    return MENTION.matcher(sql).matches();
+    return MENTION.matcher(sql).matches() || show(sql).isPresent();
+  }
+
+  /** {@code SHOW server_version} and the like: the setting PostgreSQL would show. */
+  private static java.util.Optional<String> show(String sql) {
+    java.util.regex.Matcher show = SHOW.matcher(sql);
+    if (!show.matches()) {
+      return java.util.Optional.empty();
+    }
+    String name = show.group(1).toLowerCase(Locale.ROOT);
+    return SERVER_SETTINGS.contains(name)
+        ? java.util.Optional.of(
+            "SELECT "
+                + SCHEMA
+                + ".current_setting("
+                + SqlText.literal(name)
+                + ") AS "
+                + SqlText.identifier(name))
+        : java.util.Optional.empty();
   }
 
   /** {@code sql} with its catalog names pointing at the definitions of {@link #define}. */
   static String rewrite(String sql) {
+    java.util.Optional<String> show = show(sql);
+    if (show.isPresent()) {
+      return show.get();
+    }
     List<String> tokens = tokens(sql);
     StringBuilder out = new StringBuilder(sql.length() + 64);
     // The clause each open parenthesis is in: a function in FROM is a PostgreSQL table of one row.
@@ -196,7 +240,7 @@ final class PostgresCatalog {
         int nameAt = skipBlank(tokens, skipBlank(tokens, i + 1) + 1);
         String name = nameAt < tokens.size() ? tokens.get(nameAt).toLowerCase(Locale.ROOT) : "";
         if (DEFINED.contains(name)) {
-          out.append(SCHEMA).append('.').append(name);
+          out.append(SCHEMA).append('.').append(definedName(name));
           i = nameAt;
         } else if (next(tokens, nameAt, 1).equals("(") || previous(tokens, i).equals(":")) {
           // DuckDB's own function or type (::pg_catalog.text), found without the schema.
@@ -219,13 +263,21 @@ final class PostgresCatalog {
       if (!qualifiedHere && !next(tokens, i, 1).equals(".") && DEFINED.contains(word)) {
         boolean call = next(tokens, i, 1).equals("(");
         if (word.startsWith("pg_") || (call && UNQUALIFIED_FUNCTIONS.contains(word))) {
-          out.append(SCHEMA).append('.').append(word);
+          out.append(SCHEMA).append('.').append(definedName(word));
           continue;
         }
       }
       out.append(token);
     }
     return out.toString();
+  }
+
+  /**
+   * The name of a definition: current_database is client_database, since the definitions' own views
+   * call DuckDB's current_database (the session's catalog) and must not find this one.
+   */
+  private static String definedName(String name) {
+    return name.equals("current_database") ? "client_database" : name;
   }
 
   /** PostgreSQL's object-identifier types, BIGINT here. */
@@ -487,6 +539,8 @@ final class PostgresCatalog {
           "CREATE OR REPLACE MACRO $S.pg_partition_ancestors(relation) AS TABLE"
               + " SELECT CAST(relation AS BIGINT) AS relid WHERE false",
           "CREATE OR REPLACE MACRO $S.pg_get_userbyid(id) AS 'timelake'",
+          // The database clients see (pg_database's one row), not DuckDB's session catalog.
+          "CREATE OR REPLACE MACRO $S.client_database() AS 'timelake'",
           "CREATE OR REPLACE MACRO $S.pg_get_expr(node, relation) AS CAST(NULL AS VARCHAR),"
               + " (node, relation, pretty) AS CAST(NULL AS VARCHAR)",
           "CREATE OR REPLACE MACRO $S.array_lower(list, dimension) AS"

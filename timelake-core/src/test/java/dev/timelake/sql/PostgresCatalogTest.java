@@ -226,6 +226,15 @@ class PostgresCatalogTest {
   }
 
   @Test
+  void showsTheServerSettingsPostgresqlClientsRead() {
+    assertThat(rows("SHOW server_version")).containsExactly(List.of("16.0"));
+    assertThat(rows("show TRANSACTION_ISOLATION;")).containsExactly(List.of("read committed"));
+    assertThat(rows("SHOW TimeZone")).containsExactly(List.of("UTC")); // DuckDB's own
+    assertThat(rows("SELECT current_database() FROM pg_catalog.pg_database"))
+        .containsExactly(List.of("timelake"));
+  }
+
+  @Test
   void versionNamesPostgresqlForClientsThatParseIt() {
     assertThat((String) rows("SELECT version()").get(0).get(0)).startsWith("PostgreSQL 16.0");
   }
