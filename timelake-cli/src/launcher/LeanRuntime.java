@@ -1,0 +1,53 @@
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Run by the ./timelake launcher as a single-file program after each build: makes
+ * timelake-cli/target/runtime/ with a copy of timelake.jar that holds no DuckDB native library and
+ * the libraries themselves next to it. DuckDB's driver then loads the library from beside the jar
+ * instead of unpacking 70 MB to a temporary file at every start (0.3 s); the launcher adds a
+ * class-data-sharing archive of its own. Usage: java LeanRuntime.java TIMELAKE_JAR RUNTIME_DIR
+ */
+public class LeanRuntime {
+  public static void main(String[] args) throws IOException {
+    Path jar = Path.of(args[0]);
+    Path runtime = Path.of(args[1]);
+    Path staging = runtime.resolveSibling(runtime.getFileName() + ".tmp");
+    deleteTree(staging);
+    Files.createDirectories(staging);
+    Path lean = staging.resolve("timelake.jar");
+    Files.copy(jar, lean);
+    try (FileSystem zip = FileSystems.newFileSystem(URI.create("jar:" + lean.toUri()), Map.of())) {
+      List<Path> natives;
+      try (Stream<Path> entries = Files.list(zip.getPath("/"))) {
+        natives =
+            entries.filter(p -> p.getFileName().toString().startsWith("libduckdb_java.so_")).toList();
+      }
+      for (Path library : natives) {
+        Files.copy(library, staging.resolve(library.getFileName().toString()));
+        Files.delete(library);
+      }
+    }
+    deleteTree(runtime);
+    Files.move(staging, runtime, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted((a, b) -> b.compareTo(a)).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}
