@@ -86,10 +86,8 @@ final class PostgresCatalog {
   /** The {@code information_schema} views defined here. */
   private static final Set<String> INFORMATION_VIEWS = Set.of("tables", "columns", "schemata");
 
-  private static final Pattern MENTION =
-      Pattern.compile(
-          "(?is).*\\b(pg_catalog\\s*\\.|information_schema\\s*\\.|pg_[a-z_]+\\b|"
-              + "(quote_ident|parse_ident|current_setting|current_database|version)\\s*\\().*");
+  /** The words a catalog query starts with: it reads, never writes. */
+  private static final Set<String> QUERIES = Set.of("select", "with", "values", "table");
 
   /** What a rewritten statement names: the definitions, made on the first such statement. */
   private static final Pattern REWRITTEN = Pattern.compile("\\btl_(pg|information_schema)\\.");
@@ -119,16 +117,40 @@ final class PostgresCatalog {
           "lc_ctype",
           "max_index_keys");
 
-  private static final Pattern SHOW = Pattern.compile("(?is)\\s*SHOW\\s+([a-z_]+)\\s*;?\\s*");
+  private static final Pattern SHOW = Pattern.compile("(?is)SHOW\\s++([a-z_]++)\\s*+;?+");
 
   /** True when {@code sql} reads the PostgreSQL catalog (and needs {@link #rewrite}). */
   static boolean mentions(String sql) {
-    return MENTION.matcher(sql).matches() || show(sql).isPresent();
+    if (show(sql).isPresent()) {
+      return true;
+    }
+    // On tokens, so literals, quoted names and comments do not count, and only for queries: a
+    // CREATE TABLE pg_metrics or an INSERT naming a catalog function is the lake's to run.
+    List<String> tokens = tokens(sql);
+    int first = skipBlank(tokens, 0);
+    if (first >= tokens.size() || !QUERIES.contains(tokens.get(first).toLowerCase(Locale.ROOT))) {
+      return false;
+    }
+    for (int i = first; i < tokens.size(); i++) {
+      String word = tokens.get(i).toLowerCase(Locale.ROOT);
+      String next = next(tokens, i, 1);
+      boolean qualified = previous(tokens, i).equals(".");
+      if ((word.equals("pg_catalog") || word.equals("information_schema")) && next.equals(".")) {
+        return true;
+      }
+      if (!qualified
+          && DEFINED.contains(word)
+          && (word.startsWith("pg_")
+              || (next.equals("(") && UNQUALIFIED_FUNCTIONS.contains(word)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code SHOW server_version} and the like: the setting PostgreSQL would show. */
   private static java.util.Optional<String> show(String sql) {
-    java.util.regex.Matcher show = SHOW.matcher(sql);
+    java.util.regex.Matcher show = SHOW.matcher(sql.strip());
     if (!show.matches()) {
       return java.util.Optional.empty();
     }

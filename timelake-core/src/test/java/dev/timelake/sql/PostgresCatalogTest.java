@@ -253,6 +253,17 @@ class PostgresCatalogTest {
   @Test
   void ordinaryQueriesAreNotCatalogQueries() {
     assertThat(PostgresCatalog.mentions("SELECT avg(value) FROM iot.readings")).isFalse();
+    // Names, literals and comments that look like the catalog, and statements that write.
+    assertThat(PostgresCatalog.mentions("SELECT * FROM iot.pg_metrics WHERE host = 'pg_class'"))
+        .isFalse();
+    assertThat(PostgresCatalog.mentions("SELECT 1 -- pg_catalog.pg_class")).isFalse();
+    assertThat(
+            PostgresCatalog.mentions(
+                "CREATE TABLE iot.pg_metrics (host VARCHAR, time TIMESTAMPTZ, v DOUBLE)"))
+        .isFalse();
+    assertThat(PostgresCatalog.mentions("INSERT INTO iot.t SELECT version(), now(), 1")).isFalse();
+    assertThat(PostgresCatalog.mentions("SHOW server_version" + " ".repeat(40_000) + "x"))
+        .isFalse(); // and quickly: no backtracking over the blanks
     assertThat(PostgresCatalog.mentions("SELECT * FROM pg_catalog.pg_class")).isTrue();
   }
 }

@@ -121,7 +121,13 @@ public final class LineProtocolServer implements AutoCloseable {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
       String method = exchange.getRequestMethod();
-      Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+      Map<String, String> query;
+      try {
+        query = query(exchange.getRequestURI().getRawQuery());
+      } catch (IllegalArgumentException e) {
+        respond(exchange, 400, error("invalid", "Malformed query string: " + e.getMessage()));
+        return;
+      }
       switch (path) {
         case "/ping" -> {
           exchange.getResponseHeaders().set("X-Influxdb-Version", "Timelake");
@@ -160,7 +166,13 @@ public final class LineProtocolServer implements AutoCloseable {
       respond(exchange, 400, error("invalid", e.getMessage()));
       return;
     }
-    Optional<byte[]> body = body(exchange);
+    Optional<byte[]> body;
+    try {
+      body = body(exchange);
+    } catch (java.util.zip.ZipException | java.io.EOFException e) {
+      respond(exchange, 400, error("invalid", "The gzip body cannot be read: " + e.getMessage()));
+      return;
+    }
     if (body.isEmpty()) {
       respond(
           exchange,
@@ -169,16 +181,46 @@ public final class LineProtocolServer implements AutoCloseable {
       return;
     }
     try {
-      List<LineProtocol.Point> points =
-          LineProtocol.parse(body.get(), precision, micros(clock.instant()));
+      long now = micros(clock.instant());
+      List<LineProtocol.Point> points = LineProtocol.parse(body.get(), precision, now);
       if (!points.isEmpty()) {
-        writer.write(namespace, points, body.get());
+        // A resent body is the same points, unless some lines take the time they arrive.
+        boolean untimed = points.stream().anyMatch(point -> point.micros() == now);
+        Optional<String> requestKey =
+            untimed
+                ? Optional.empty()
+                : Optional.of(
+                    precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body.get())));
+        writer.write(namespace, points, requestKey);
       }
       exchange.sendResponseHeaders(204, -1);
     } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {
       respond(exchange, 400, error("invalid", e.getMessage()));
     } catch (TimelakeException e) {
-      respond(exchange, 400, error("invalid", e.getMessage()));
+      // The client's mistake is a 400 (not to be resent); a conflict or a failed commit is the
+      // server's, and a client such as Telegraf sends the request again after a 5xx.
+      boolean clients =
+          switch (e.code()) {
+            case VALIDATION,
+                NOT_FOUND,
+                ALREADY_EXISTS,
+                DUPLICATE_INDEX_INTERVAL,
+                INDEX_INTERVAL_OVERLAP ->
+                true;
+            default -> false;
+          };
+      respond(
+          exchange,
+          clients ? 400 : 503,
+          error(clients ? "invalid" : "unavailable", e.getMessage()));
+    }
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
     }
   }
 

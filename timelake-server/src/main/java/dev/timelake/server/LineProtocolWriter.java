@@ -20,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -65,74 +68,96 @@ final class LineProtocolWriter {
     }
   }
 
+  /** The most tables one request may write: each is planned under its own lock. */
+  static final int MAX_MEASUREMENTS = 1_000;
+
   /**
    * Writes {@code points} to tables of {@code namespace}: every point checked and the tables made
    * or widened first (under each table's lock, so two requests cannot give a new field two types),
    * then each table's points committed, together with those of requests that arrived while the
    * table's previous commit ran (a group commit: one Iceberg snapshot for many requests). Returns
-   * when all are committed.
+   * when all are committed. {@code requestKey} identifies the request for retries (its namespace,
+   * precision and body), or is empty when a resent body would be new points (lines without a
+   * timestamp take the time they arrive).
    */
-  void write(String namespace, List<LineProtocol.Point> points, byte[] body) {
+  void write(String namespace, List<LineProtocol.Point> points, Optional<String> requestKey) {
     Map<String, List<LineProtocol.Point>> byMeasurement = new java.util.HashMap<>();
     for (LineProtocol.Point point : points) {
       byMeasurement.computeIfAbsent(point.measurement(), m -> new ArrayList<>()).add(point);
+    }
+    if (byMeasurement.size() > MAX_MEASUREMENTS) {
+      throw new Rejected(
+          "The request writes "
+              + byMeasurement.size()
+              + " measurements; at most "
+              + MAX_MEASUREMENTS
+              + " may be written at once");
     }
     // In name order: the planning locks of several tables are always taken in that order.
     Map<TableName, List<LineProtocol.Point>> byTable =
         new java.util.TreeMap<>(java.util.Comparator.comparing(TableName::toString));
     byMeasurement.forEach(
         (measurement, rows) -> byTable.put(tableName(namespace, measurement), rows));
-    String digest = digest(namespace, body);
+    String digest =
+        requestKey
+            .map(key -> digest(namespace, key.getBytes(StandardCharsets.UTF_8)))
+            .orElseGet(() -> java.util.UUID.randomUUID().toString());
     List<TableQueue> queues = byTable.keySet().stream().map(this::queue).toList();
     List<Pending> pending = new ArrayList<>();
-    lockAll(
-        queues,
-        0,
-        () -> {
-          List<Batch> batches = new ArrayList<>();
-          for (Map.Entry<TableName, List<LineProtocol.Point>> entry : byTable.entrySet()) {
-            batches.add(plan(entry.getKey(), entry.getValue()));
-          }
-          for (int i = 0; i < batches.size(); i++) {
-            Batch batch = batches.get(i);
-            Table table = batch.prepare(lake);
-            pending.add(new Pending(queues.get(i), table, batch.points, digest));
-          }
-        });
+    List<java.util.concurrent.locks.Lock> held = new ArrayList<>();
+    try {
+      for (TableQueue queue : queues) {
+        queue.planning.lock();
+        held.add(queue.planning);
+      }
+      List<Batch> batches = new ArrayList<>();
+      for (Map.Entry<TableName, List<LineProtocol.Point>> entry : byTable.entrySet()) {
+        batches.add(plan(entry.getKey(), entry.getValue()));
+      }
+      for (int i = 0; i < batches.size(); i++) {
+        Batch batch = batches.get(i);
+        Table table = batch.prepare(lake);
+        pending.add(new Pending(queues.get(i), table, batch.points, digest));
+      }
+    } finally {
+      for (int i = held.size() - 1; i >= 0; i--) {
+        held.get(i).unlock();
+      }
+    }
     for (Pending request : pending) {
       request.queue.commit(request);
     }
   }
 
-  /** Runs {@code action} holding the planning locks of {@code queues} (taken in name order). */
-  private static void lockAll(List<TableQueue> queues, int from, Runnable action) {
-    if (from == queues.size()) {
-      action.run();
-      return;
-    }
-    synchronized (queues.get(from).planning) {
-      lockAll(queues, from + 1, action);
-    }
-  }
-
   private final Map<TableName, TableQueue> queues = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** Threads that commit queued requests, at most one per table at a time. */
+  private final ExecutorService committers =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread thread = new Thread(runnable, "timelake-http-commit");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   /** The one thread maintaining tables after their commits. */
-  private final java.util.concurrent.ExecutorService maintenance =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
+  private final ExecutorService maintenance =
+      Executors.newSingleThreadExecutor(
           runnable -> {
             Thread thread = new Thread(runnable, "timelake-http-maintenance");
             thread.setDaemon(true);
             return thread;
           });
 
-  /** Stops maintaining; a run in progress finishes first (it is one commit). */
+  /** Stops committing and maintaining; runs in progress finish first (each is one commit). */
   void close() {
-    maintenance.shutdown();
-    try {
-      maintenance.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    for (ExecutorService executor : List.of(committers, maintenance)) {
+      executor.shutdown();
+      try {
+        executor.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -146,8 +171,7 @@ final class LineProtocolWriter {
     final Table table;
     final List<LineProtocol.Point> points;
     final String digest;
-    final java.util.concurrent.CompletableFuture<Void> done =
-        new java.util.concurrent.CompletableFuture<>();
+    final CompletableFuture<Void> done = new CompletableFuture<>();
 
     Pending(TableQueue queue, Table table, List<LineProtocol.Point> points, String digest) {
       this.queue = queue;
@@ -158,12 +182,13 @@ final class LineProtocolWriter {
   }
 
   /**
-   * A table's commits: requests queue while a commit runs; the request that finds none running
-   * commits everything queued as one append, again until the queue is empty.
+   * A table's commits: requests queue while a commit runs, and one committer thread commits all
+   * that are queued as one append, again until the queue is empty; the requests' threads only wait
+   * for their own commit.
    */
   private final class TableQueue {
     final TableName name;
-    final Object planning = new Object();
+    final java.util.concurrent.locks.Lock planning = new java.util.concurrent.locks.ReentrantLock();
     private final java.util.ArrayDeque<Pending> queued = new java.util.ArrayDeque<>();
     private boolean committing;
 
@@ -182,17 +207,25 @@ final class LineProtocolWriter {
     }
 
     void commit(Pending request) {
-      boolean leads;
+      boolean start;
       synchronized (this) {
         if (recent.contains(request.digest)) {
           return;
         }
         queued.add(request);
-        leads = !committing;
+        start = !committing;
         committing = true;
       }
-      if (leads) {
-        drain(); // commits this request and whatever queues behind it meanwhile
+      if (start) {
+        try {
+          committers.execute(this::drain);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          synchronized (this) {
+            committing = false;
+            queued.remove(request);
+          }
+          throw new IllegalStateException("The server is stopping; nothing was written", e);
+        }
       }
       try {
         request.done.join();
@@ -205,26 +238,58 @@ final class LineProtocolWriter {
     }
 
     private void drain() {
-      while (true) {
-        List<Pending> group;
-        synchronized (this) {
-          if (queued.isEmpty()) {
-            committing = false;
-            return;
-          }
-          group = new ArrayList<>(queued);
-          queued.clear();
-        }
-        try {
-          append(group);
+      List<Pending> group = List.of();
+      try {
+        while (true) {
           synchronized (this) {
-            group.forEach(request -> recent.add(request.digest));
+            if (queued.isEmpty()) {
+              committing = false;
+              return;
+            }
+            group = new ArrayList<>(queued);
+            queued.clear();
           }
-          group.forEach(request -> request.done.complete(null));
-        } catch (RuntimeException e) {
-          group.forEach(request -> request.done.completeExceptionally(e));
+          commitGroup(group);
+        }
+      } catch (Throwable e) {
+        // Whatever failed (even running out of memory), nobody waits forever.
+        group.forEach(request -> request.done.completeExceptionally(e));
+        List<Pending> left;
+        synchronized (this) {
+          left = new ArrayList<>(queued);
+          queued.clear();
+          committing = false;
+        }
+        left.forEach(request -> request.done.completeExceptionally(e));
+      }
+    }
+
+    /** One append for the group; when it fails, each request alone, so one bad request fails. */
+    private void commitGroup(List<Pending> group) {
+      try {
+        append(group);
+        done(group);
+      } catch (RuntimeException e) {
+        if (group.size() == 1) {
+          group.get(0).done.completeExceptionally(e);
+          return;
+        }
+        for (Pending request : group) {
+          try {
+            append(List.of(request));
+            done(List.of(request));
+          } catch (RuntimeException alone) {
+            request.done.completeExceptionally(alone);
+          }
         }
       }
+    }
+
+    private void done(List<Pending> group) {
+      synchronized (this) {
+        group.forEach(request -> recent.add(request.digest));
+      }
+      group.forEach(request -> request.done.complete(null));
     }
 
     private void append(List<Pending> group) {
@@ -271,17 +336,23 @@ final class LineProtocolWriter {
         }
         maintenanceQueued = true;
       }
-      maintenance.execute(
-          () -> {
-            synchronized (this) {
-              maintenanceQueued = false;
-            }
-            try {
-              lake.table(name).newMaintenance().inlineOnly().run();
-            } catch (RuntimeException e) {
-              // The data is committed; the next run tries again. Nothing to answer here.
-            }
-          });
+      try {
+        maintenance.execute(
+            () -> {
+              synchronized (this) {
+                maintenanceQueued = false;
+              }
+              try {
+                lake.table(name).newMaintenance().inlineOnly().run();
+              } catch (RuntimeException e) {
+                // The data is committed; the next run tries again. Nothing to answer here.
+              }
+            });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        synchronized (this) {
+          maintenanceQueued = false; // stopping: the next server maintains it
+        }
+      }
     }
   }
 
@@ -311,11 +382,17 @@ final class LineProtocolWriter {
               + ", line protocol writes 'time'");
     }
     Map<String, ColumnType> added = new LinkedHashMap<>();
-    TreeSet<String> tags = new TreeSet<>();
+    Map<String, Integer> tagLines = new java.util.HashMap<>();
+    // Column names are case-insensitive in SQL: 'Temp' and 'temp' cannot be two columns.
+    Map<String, String> spellings = new java.util.HashMap<>();
+    known
+        .keySet()
+        .forEach(column -> spellings.put(column.toLowerCase(java.util.Locale.ROOT), column));
     for (LineProtocol.Point point : points) {
       for (String tag : point.tags().keySet()) {
         reserved(point, tag);
-        tags.add(tag);
+        sameSpelling(name, point, tag, spellings);
+        tagLines.merge(tag, 1, Integer::sum);
         ColumnType type = known.containsKey(tag) ? known.get(tag) : added.get(tag);
         if (type == null) {
           added.put(tag, ColumnType.VARCHAR);
@@ -335,6 +412,7 @@ final class LineProtocolWriter {
       }
       for (LineProtocol.Field field : point.fields()) {
         reserved(point, field.name());
+        sameSpelling(name, point, field.name(), spellings);
         if (point.tags().containsKey(field.name())) {
           throw new Rejected(
               lineOf(point) + "'" + field.name() + "' is both a tag and a field of this line");
@@ -348,12 +426,69 @@ final class LineProtocolWriter {
         }
       }
     }
+    if (existing.isPresent()) {
+      requireEveryLineFills(name, existing.get(), points);
+    }
+    // A new table's series key: the tags every line has (a tag some lines lack is a column).
+    List<String> seriesKey =
+        new TreeSet<>(tagLines.keySet())
+            .stream().filter(tag -> tagLines.get(tag) == points.size()).toList();
     Map<String, ColumnType> columns = new LinkedHashMap<>();
     columns.put(TIME_COLUMN, ColumnType.TIMESTAMPTZ);
     columns.putAll(known);
     columns.putAll(added);
     columns.remove(dev.timelake.table.TableCreator.INGEST_TIME_COLUMN);
-    return new Batch(name, existing.isEmpty(), List.copyOf(tags), columns, added, points);
+    return new Batch(name, existing.isEmpty(), seriesKey, columns, added, points);
+  }
+
+  /**
+   * Fails when {@code column} is already a column, or another name of this request, in another
+   * case.
+   */
+  private static void sameSpelling(
+      TableName table, LineProtocol.Point point, String column, Map<String, String> spellings) {
+    String earlier = spellings.putIfAbsent(column.toLowerCase(java.util.Locale.ROOT), column);
+    if (earlier != null && !earlier.equals(column)) {
+      throw new Rejected(
+          lineOf(point)
+              + "'"
+              + column
+              + "' and '"
+              + earlier
+              + "' of "
+              + table
+              + " differ only in case, and column names are not case-sensitive; use one spelling");
+    }
+  }
+
+  /** Fails naming the first line without a series-key tag or a value of a required column. */
+  private static void requireEveryLineFills(
+      TableName name, Table table, List<LineProtocol.Point> points) {
+    String ingest = table.ingestTimeColumn().orElse("");
+    List<String> required =
+        table.columns().stream()
+            .filter(column -> !column.isNullable())
+            .map(Column::name)
+            .filter(column -> !column.equals(TIME_COLUMN) && !column.equals(ingest))
+            .toList();
+    if (required.isEmpty()) {
+      return;
+    }
+    for (LineProtocol.Point point : points) {
+      for (String column : required) {
+        if (!point.tags().containsKey(column)
+            && point.fields().stream().noneMatch(field -> field.name().equals(column))) {
+          throw new Rejected(
+              lineOf(point)
+                  + "no value for '"
+                  + column
+                  + "', which every row of "
+                  + name
+                  + " needs"
+                  + (table.seriesKey().contains(column) ? " (a tag of its series key)" : ""));
+        }
+      }
+    }
   }
 
   private static void reserved(LineProtocol.Point point, String name) {
@@ -488,9 +623,14 @@ final class LineProtocolWriter {
    */
   private static VectorSchemaRoot vectors(
       Table table, List<LineProtocol.Point> points, BufferAllocator allocator) {
-    String ingest = table.ingestTimeColumn().orElse("");
+    // Only the columns the points fill: the append reads the others as null, whatever their type.
+    java.util.Set<String> filled = new java.util.HashSet<>(List.of(TIME_COLUMN));
+    for (LineProtocol.Point point : points) {
+      filled.addAll(point.tags().keySet());
+      point.fields().forEach(field -> filled.add(field.name()));
+    }
     List<Column> columns =
-        table.columns().stream().filter(column -> !column.name().equals(ingest)).toList();
+        table.columns().stream().filter(column -> filled.contains(column.name())).toList();
     Map<String, Integer> index = new java.util.HashMap<>();
     List<FieldVector> vectors = new ArrayList<>();
     int count = points.size();

@@ -21,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,7 +39,7 @@ final class PgConnection implements Runnable {
 
   /** {@code SET [SESSION] name =|TO value}: a PostgreSQL setting of the client's session. */
   private static final Pattern CLIENT_SETTING =
-      Pattern.compile("(?is)\\s*SET\\s+(?:SESSION\\s+)?([a-z_]+)\\s*(?:=|\\s+TO\\s).*");
+      Pattern.compile("(?is)\\s*+SET\\s++(?:SESSION\\s++)?+([a-z_]++)\\s*+(?:=|TO\\s).*");
 
   /** The settings PostgreSQL clients send that mean nothing to Timelake (answered "SET"). */
   private static final Set<String> CLIENT_SETTINGS =
@@ -64,8 +63,12 @@ final class PgConnection implements Runnable {
   private final PgCancels cancels;
   private final ServerLimits limits;
   private final java.util.concurrent.ScheduledExecutorService timer;
-  private final int key = ThreadLocalRandom.current().nextInt();
-  private final int secret = ThreadLocalRandom.current().nextInt();
+  private final int key = RANDOM.nextInt();
+  private final int secret = RANDOM.nextInt();
+
+  /** Cancel keys are secrets: a guessed one cancels another client's statement. */
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
   private final Map<String, String> startup = new LinkedHashMap<>();
   private final Map<String, Prepared> prepared = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();

@@ -148,6 +148,51 @@ class LineProtocolServerTest {
   }
 
   @Test
+  void tagsSomeLinesLackAreColumnsAndTheSeriesKeyIsRequiredAfterwards() throws Exception {
+    assertThat(
+            v2("cpu,host=a,region=x usage=1 1767225600\ncpu,host=b usage=2 1767225600")
+                .statusCode())
+        .isEqualTo(204);
+    assertThat(lake.table(TableName.parse("iot.cpu")).seriesKey()).containsExactly("host");
+    int snapshots = snapshots("iot.cpu");
+    HttpResponse<String> refused = v2("cpu,region=y usage=3 1767225601");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("line 1").contains("no value for 'host'");
+    assertThat(snapshots("iot.cpu")).isEqualTo(snapshots);
+  }
+
+  @Test
+  void namesThatDifferOnlyInCaseAreRefusedBeforeAnythingIsCreated() throws Exception {
+    HttpResponse<String> refused =
+        v2("cpu,host=a usage=1 1767225600\nmem,host=a Free=1,free=2 1767225600");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("line 2").contains("differ only in case");
+    assertThat(lake.tables()).isEmpty();
+  }
+
+  @Test
+  void linesWithoutTimestampsAreNewPointsEachTimeTheyArrive() throws Exception {
+    assertThat(v2("door,room=r1 open=true").statusCode()).isEqualTo(204);
+    Thread.sleep(2);
+    assertThat(v2("door,room=r1 open=true").statusCode()).isEqualTo(204);
+    assertThat(rows("SELECT count(*) FROM iot.door")).containsExactly(List.of(2L));
+  }
+
+  @Test
+  void anUnreadableGzipBodyIsRefused() throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/api/v2/write?bucket=iot"))
+            .header("Authorization", "Token " + PASSWORD)
+            .header("Content-Encoding", "gzip")
+            .POST(HttpRequest.BodyPublishers.ofString("not gzip at all"))
+            .build();
+    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).contains("gzip");
+  }
+
+  @Test
   void aResentRequestAppendsNothingTwice() throws Exception {
     String lines = "readings,device=d1 value=1 1767225600\nreadings,device=d2 value=2 1767225600";
     assertThat(v2(lines).statusCode()).isEqualTo(204);
