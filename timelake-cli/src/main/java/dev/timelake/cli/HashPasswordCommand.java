@@ -30,9 +30,15 @@ final class HashPasswordCommand extends LakeCommand {
 
   @Override
   int run() {
-    if (name.isEmpty() || name.contains(":") || !name.strip().equals(name)) {
+    if (name.isEmpty()
+        || name.contains(":")
+        || name.startsWith("#")
+        || name.chars().anyMatch(Character::isISOControl)
+        || !name.strip().equals(name)) {
       throw TimelakeException.validation(
-          "Invalid user name '%s': it must be non-empty, without ':' or surrounding spaces", name);
+          "Invalid user name '%s': it must be non-empty, without ':', line breaks, a leading '#'"
+              + " or surrounding spaces",
+          name);
     }
     String password = readPassword();
     if (password == null || password.isEmpty()) {

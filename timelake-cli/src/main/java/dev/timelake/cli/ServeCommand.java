@@ -112,9 +112,14 @@ final class ServeCommand extends LakeCommand {
     try {
       server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits, tls);
       if (httpPort >= 0) {
-        http =
-            LineProtocolServer.start(
-                lake, new InetSocketAddress(listen, httpPort), credentials, tls);
+        try {
+          http =
+              LineProtocolServer.start(
+                  lake, new InetSocketAddress(listen, httpPort), credentials, tls);
+        } catch (IOException | IllegalArgumentException e) {
+          server.close();
+          throw e;
+        }
       }
       exposureWarning(listen, tls.isPresent()).ifPresent(err()::println);
     } catch (IOException | IllegalArgumentException e) {

@@ -100,6 +100,28 @@ public final class Credentials {
     return new Credentials(merged, anyUser.or(() -> other.anyUser));
   }
 
+  /** A secret key of this server's, for {@link #decoy}. */
+  private final byte[] decoyKey = java.security.SecureRandom.getSeed(32);
+
+  /** The one verifier unknown users are checked against (nobody knows its password). */
+  private final ScramSecret decoy = ScramSecret.of(java.util.UUID.randomUUID().toString());
+
+  /**
+   * What an unknown user's login is checked against: it always fails, costs no key derivation, and
+   * shows the salt a real user would have, the same on every attempt (derived from the name), so
+   * the exchange does not tell which users exist.
+   */
+  ScramSecret decoy(String user) {
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(decoyKey, "HmacSHA256"));
+      byte[] salt = java.util.Arrays.copyOf(mac.doFinal(user.getBytes(StandardCharsets.UTF_8)), 16);
+      return new ScramSecret(decoy.iterations(), salt, decoy.storedKey(), decoy.serverKey());
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA-256 is part of every Java runtime", e);
+    }
+  }
+
   /** The verifier {@code user} logs in with, if that user may log in. */
   Optional<ScramSecret> secretOf(String user) {
     ScramSecret secret = users.get(user);

@@ -37,6 +37,9 @@ final class PgConnection implements Runnable {
   private static final int GSS_REQUEST = 80877104;
   private static final int CANCEL_REQUEST = 80877102;
 
+  /** How long a client may take from connecting to being logged in (PostgreSQL: 1 minute). */
+  static final java.time.Duration LOGIN_TIMEOUT = java.time.Duration.ofSeconds(30);
+
   /** {@code SET [SESSION] name =|TO value}: a PostgreSQL setting of the client's session. */
   private static final Pattern CLIENT_SETTING =
       Pattern.compile("(?is)\\s*+SET\\s++(?:SESSION\\s++)?+([a-z_]++)\\s*+(?:=|TO\\s).*");
@@ -128,10 +131,13 @@ final class PgConnection implements Runnable {
   @Override
   public void run() {
     try {
+      // A client gets LOGIN_TIMEOUT to log in; afterwards it may stay idle as long as it likes.
+      socket.setSoTimeout((int) LOGIN_TIMEOUT.toMillis());
       streams();
       if (!startUp()) {
         return;
       }
+      socket.setSoTimeout(0);
       serve(in);
     } catch (IOException e) {
       // The client went away (or its TLS handshake failed); nothing to answer.
@@ -225,14 +231,10 @@ final class PgConnection implements Runnable {
     String user = startup.getOrDefault("user", "");
     // An unknown user goes through the same exchange with a secret nobody knows, and fails the
     // same way as a wrong password: the answer does not tell which users exist.
-    Scram scram =
-        new Scram(
-            credentials
-                .secretOf(user)
-                .orElseGet(() -> ScramSecret.of(java.util.UUID.randomUUID().toString())));
+    Scram scram = new Scram(credentials.secretOf(user).orElseGet(() -> credentials.decoy(user)));
     out.begin('R').int32(10).string(Scram.MECHANISM).int8(0).end();
     out.flush();
-    PgMessages.Message first = PgMessages.read(in);
+    PgMessages.Message first = PgMessages.read(in, PgMessages.MAX_BEFORE_LOGIN);
     if (first == null || first.type() != 'p') {
       return false;
     }
@@ -252,7 +254,7 @@ final class PgConnection implements Runnable {
     }
     out.begin('R').int32(11).bytes(serverFirst.getBytes(StandardCharsets.UTF_8)).end();
     out.flush();
-    PgMessages.Message last = PgMessages.read(in);
+    PgMessages.Message last = PgMessages.read(in, PgMessages.MAX_BEFORE_LOGIN);
     if (last == null || last.type() != 'p') {
       return false;
     }

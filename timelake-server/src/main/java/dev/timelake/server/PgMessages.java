@@ -15,6 +15,12 @@ final class PgMessages {
   /** The most a client message may hold; larger ones are refused as a protocol violation. */
   static final int MAX_MESSAGE = 64 << 20;
 
+  /**
+   * The most a startup packet or a message before login may hold (PostgreSQL's own limit is 10,000
+   * bytes): a client that has not logged in must not make the server allocate much.
+   */
+  static final int MAX_BEFORE_LOGIN = 10_000;
+
   private PgMessages() {}
 
   /** One message from the client: its type (0 for the untyped startup packets) and its body. */
@@ -22,7 +28,7 @@ final class PgMessages {
 
   static Message readStartup(DataInputStream in) throws IOException {
     int length = in.readInt();
-    if (length < 8 || length > MAX_MESSAGE) {
+    if (length < 8 || length > MAX_BEFORE_LOGIN) {
       throw new IOException("invalid startup packet length " + length);
     }
     byte[] body = new byte[length - 4];
@@ -32,6 +38,11 @@ final class PgMessages {
 
   /** The next message, or null at the end of the stream. */
   static Message read(DataInputStream in) throws IOException {
+    return read(in, MAX_MESSAGE);
+  }
+
+  /** The next message of at most {@code limit} bytes, or null at the end of the stream. */
+  static Message read(DataInputStream in, int limit) throws IOException {
     int type = in.read();
     if (type < 0) {
       return null;
@@ -42,7 +53,7 @@ final class PgMessages {
     } catch (EOFException e) {
       return null;
     }
-    if (length < 4 || length > MAX_MESSAGE) {
+    if (length < 4 || length > limit) {
       throw new IOException("invalid length " + length + " of message '" + (char) type + "'");
     }
     byte[] body = new byte[length - 4];

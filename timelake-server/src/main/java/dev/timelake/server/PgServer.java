@@ -17,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Start with {@link #start}, stop with {@link #close}.
  */
 public final class PgServer implements AutoCloseable {
+  /** Sockets beyond the connection limit, for cancel requests and logins about to be refused. */
+  static final int SPARE_SOCKETS = 16;
+
   private final Lake lake;
   private final Credentials credentials;
   private final ServerSocket listener;
@@ -132,6 +135,15 @@ public final class PgServer implements AutoCloseable {
       } catch (SocketException e) {
         return; // closed
       } catch (IOException e) {
+        continue;
+      }
+      if (clients.size() >= limits.maxConnections() + SPARE_SOCKETS) {
+        // Counted before login too: unauthenticated sockets cannot pile up threads and memory.
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // closed anyway
+        }
         continue;
       }
       clients.add(socket);

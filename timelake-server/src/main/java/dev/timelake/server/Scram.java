@@ -62,7 +62,11 @@ final class Scram {
     if (proof == null || !nonce.equals(final_.get("r"))) {
       return "";
     }
-    String withoutProof = clientFinal.substring(0, clientFinal.lastIndexOf(",p="));
+    int proofAt = clientFinal.lastIndexOf(",p=");
+    if (proofAt < 0) {
+      return "";
+    }
+    String withoutProof = clientFinal.substring(0, proofAt);
     String authMessage = clientFirstBare + "," + serverFirst + "," + withoutProof;
     try {
       byte[] storedKey = secret.storedKey();

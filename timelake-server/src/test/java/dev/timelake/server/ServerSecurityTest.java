@@ -127,6 +127,27 @@ class ServerSecurityTest {
   }
 
   @Test
+  void aClientThatHasNotLoggedInCannotMakeTheServerAllocateMuch() throws Exception {
+    try (Lake lake = Lake.open(folder.resolve("wh-startup"));
+        PgServer server =
+            PgServer.start(
+                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", "pw"))) {
+      try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+        socket.setSoTimeout(10_000);
+        java.io.DataOutputStream out = new java.io.DataOutputStream(socket.getOutputStream());
+        out.writeInt(64 << 20); // a 64 MiB startup packet announced, never sent
+        out.flush();
+        assertThat(socket.getInputStream().read()).isEqualTo(-1); // closed at once
+      }
+      try (Connection connection =
+          DriverManager.getConnection(
+              "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake", "tl", "pw")) {
+        assertThat(connection.isValid(5)).isTrue(); // and it still serves others
+      }
+    }
+  }
+
+  @Test
   void malformedUsersFilesAreRefusedNamingTheLine() throws Exception {
     assertThatThrownBy(() -> Credentials.fromFile(usersFile("alice:secret")))
         .isInstanceOf(IllegalArgumentException.class)
