@@ -33,7 +33,7 @@ final class FallbackViews {
   /** What each view reads now: a view is replaced only when its table changed, keeping its oid. */
   private final java.util.Map<TableName, String> defined = new java.util.HashMap<>();
 
-  private boolean attached;
+  private String attached;
 
   FallbackViews(LakeCatalog catalog, EngineConnection connection, SessionSettings settings) {
     this.catalog = catalog;
@@ -42,14 +42,15 @@ final class FallbackViews {
   }
 
   void refresh() {
-    if (!attached) {
-      String name = "__tl_session_" + Integer.toHexString(System.identityHashCode(this));
+    if (attached == null) {
+      // A database of the shared engine, so its name must be unique to this session.
+      String name = "__tl_session_" + java.util.UUID.randomUUID().toString().replace("-", "");
       connection.execute("ATTACH ':memory:' AS " + name);
       connection.execute("USE " + name);
       // The signal aggregates are macros of the engine's own catalog; keep them visible.
       connection.execute(
           "SET search_path = " + SqlText.literal(name + ".main," + Engine.CATALOG + ".main"));
-      attached = true;
+      attached = name;
     }
     Set<TableName> current = new HashSet<>(catalog.tables());
     for (TableName gone : Set.copyOf(defined.keySet())) {
@@ -69,11 +70,12 @@ final class FallbackViews {
               settings.resolve(Settings.READ_DEDUP_STRATEGY, table.contract()).orElse("merge"));
       String relation =
           ScanSql.relation(ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup), strategy);
-      if (relation.equals(defined.put(name, relation))) {
+      if (relation.equals(defined.get(name))) {
         continue;
       }
-      if (schemas.add(name.namespace())) {
+      if (!schemas.contains(name.namespace())) {
         connection.execute("CREATE SCHEMA IF NOT EXISTS " + SqlText.identifier(name.namespace()));
+        schemas.add(name.namespace());
       }
       connection.execute(
           "CREATE OR REPLACE VIEW "
@@ -84,6 +86,16 @@ final class FallbackViews {
         connection.execute(
             "CREATE OR REPLACE VIEW " + SqlText.qualified("main", name.name()) + " AS " + relation);
       }
+      defined.put(name, relation); // only once the views exist: a failure is tried again
+    }
+  }
+
+  /** Detaches the session's database: it belongs to the shared engine, not to the session. */
+  void close() {
+    if (attached != null) {
+      connection.execute("USE " + Engine.CATALOG);
+      connection.execute("DETACH " + attached);
+      attached = null;
     }
   }
 

@@ -653,6 +653,12 @@ public final class SqlSession implements AutoCloseable {
 
   @Override
   public void close() {
-    connection.close();
+    try {
+      fallback.close();
+    } catch (RuntimeException e) {
+      // The connection closes anyway; its database then goes with the engine.
+    } finally {
+      connection.close();
+    }
   }
 }
