@@ -32,45 +32,6 @@ final class PostgresCatalog {
   /** The server version this catalog claims, as PostgreSQL clients read it. */
   static final String SERVER_VERSION = "16.0";
 
-  /** Relations and functions of {@code pg_catalog} defined here. */
-  private static final Set<String> DEFINED =
-      Set.of(
-          "pg_class",
-          "pg_namespace",
-          "pg_attribute",
-          "pg_type",
-          "format_type",
-          "pg_database",
-          "pg_extension",
-          "pg_roles",
-          "pg_user",
-          "pg_inherits",
-          "pg_policy",
-          "pg_statistic_ext",
-          "pg_publication",
-          "pg_publication_namespace",
-          "pg_publication_rel",
-          "pg_trigger",
-          "pg_rewrite",
-          "pg_partition_ancestors",
-          "pg_get_userbyid",
-          "pg_get_expr",
-          "pg_encoding_to_char",
-          "pg_relation_is_publishable",
-          "pg_get_statisticsobjdef_columns",
-          "quote_ident",
-          "parse_ident",
-          "array_lower",
-          "array_upper",
-          "current_setting",
-          "current_database",
-          "version",
-          "regclass",
-          "regtype",
-          "regnamespace",
-          "regproc",
-          "oid");
-
   /** Functions defined here that are also called unqualified (the rest are pg_-prefixed). */
   private static final Set<String> UNQUALIFIED_FUNCTIONS =
       Set.of(
@@ -82,6 +43,48 @@ final class PostgresCatalog {
           "current_database",
           "version",
           "format_type");
+
+  /** PostgreSQL's object-identifier types, BIGINT here. */
+  private static final Set<String> OID_TYPES =
+      Set.of("regclass", "regtype", "regnamespace", "regproc", "oid");
+
+  /** Relations, functions and types of {@code pg_catalog} defined here. */
+  private static final Set<String> DEFINED =
+      union(
+          Set.of(
+              "pg_class",
+              "pg_namespace",
+              "pg_attribute",
+              "pg_type",
+              "pg_database",
+              "pg_extension",
+              "pg_roles",
+              "pg_user",
+              "pg_inherits",
+              "pg_policy",
+              "pg_statistic_ext",
+              "pg_publication",
+              "pg_publication_namespace",
+              "pg_publication_rel",
+              "pg_trigger",
+              "pg_rewrite",
+              "pg_partition_ancestors",
+              "pg_get_userbyid",
+              "pg_get_expr",
+              "pg_encoding_to_char",
+              "pg_relation_is_publishable",
+              "pg_get_statisticsobjdef_columns"),
+          UNQUALIFIED_FUNCTIONS,
+          OID_TYPES);
+
+  @SafeVarargs
+  private static Set<String> union(Set<String>... sets) {
+    Set<String> all = new java.util.HashSet<>();
+    for (Set<String> set : sets) {
+      all.addAll(set);
+    }
+    return Set.copyOf(all);
+  }
 
   /** The {@code information_schema} views defined here. */
   private static final Set<String> INFORMATION_VIEWS = Set.of("tables", "columns", "schemata");
@@ -301,10 +304,6 @@ final class PostgresCatalog {
   private static String definedName(String name) {
     return name.equals("current_database") ? "client_database" : name;
   }
-
-  /** PostgreSQL's object-identifier types, BIGINT here. */
-  private static final Set<String> OID_TYPES =
-      Set.of("regclass", "regtype", "regnamespace", "regproc", "oid");
 
   /**
    * The index of the type name when {@code ::type} or {@code ::pg_catalog.type} follows the token

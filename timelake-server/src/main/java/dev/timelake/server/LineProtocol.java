@@ -603,13 +603,7 @@ final class LineProtocol {
     } else {
       value = Double.parseDouble(new String(b, start, i - start, ISO_8859_1));
       if (Double.isInfinite(value)) {
-        throw error(
-            key,
-            "float value "
-                + quote(text(start, i))
-                + " for field "
-                + quote(key)
-                + " is out of range");
+        throw outOfRange(key, "float", start, i, "");
       }
     }
     return new Field(key, FieldType.DOUBLE, value);
@@ -621,13 +615,8 @@ final class LineProtocol {
     try {
       value = exact(start, suffix, negative, digits, mantissa);
     } catch (NumberFormatException e) {
-      throw error(
-          key,
-          "integer value "
-              + quote(text(start, suffix + 1))
-              + " for field "
-              + quote(key)
-              + " is out of range (-9223372036854775808i to 9223372036854775807i)");
+      throw outOfRange(
+          key, "integer", start, suffix + 1, " (-9223372036854775808i to 9223372036854775807i)");
     }
     return new Field(key, FieldType.BIGINT, value);
   }
@@ -650,15 +639,23 @@ final class LineProtocol {
       }
     }
     if (value == null) {
-      throw error(
-          key,
-          "unsigned integer value "
-              + quote(text(start, suffix + 1))
-              + " for field "
-              + quote(key)
-              + " is out of range (0u to 18446744073709551615u)");
+      throw outOfRange(
+          key, "unsigned integer", start, suffix + 1, " (0u to 18446744073709551615u)");
     }
     return new Field(key, FieldType.UBIGINT, value);
+  }
+
+  /** The error for a number of field {@code key} at [start, end) that its type cannot hold. */
+  private ParseException outOfRange(String key, String kind, int start, int end, String range) {
+    return error(
+        key,
+        kind
+            + " value "
+            + quote(text(start, end))
+            + " for field "
+            + quote(key)
+            + " is out of range"
+            + range);
   }
 
   private static BigInteger unsigned(long bits) {

@@ -61,13 +61,7 @@ public final class LineProtocolServer implements AutoCloseable {
     this.writer = new LineProtocolWriter(lake, allocator);
     this.clock = Clock.systemUTC();
     this.workers =
-        Executors.newFixedThreadPool(
-            threads,
-            runnable -> {
-              Thread thread = new Thread(runnable, "timelake-http");
-              thread.setDaemon(true);
-              return thread;
-            });
+        Executors.newFixedThreadPool(threads, LineProtocolWriter.daemons("timelake-http"));
     http.setExecutor(workers);
     http.createContext("/", this::handle);
   }

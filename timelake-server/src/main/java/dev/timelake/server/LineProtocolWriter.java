@@ -133,21 +133,20 @@ final class LineProtocolWriter {
 
   /** Threads that commit queued requests, at most one per table at a time. */
   private final ExecutorService committers =
-      Executors.newCachedThreadPool(
-          runnable -> {
-            Thread thread = new Thread(runnable, "timelake-http-commit");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newCachedThreadPool(daemons("timelake-http-commit"));
 
   /** The one thread maintaining tables after their commits. */
   private final ExecutorService maintenance =
-      Executors.newSingleThreadExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "timelake-http-maintenance");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadExecutor(daemons("timelake-http-maintenance"));
+
+  /** Threads named {@code name} that do not keep the JVM alive. */
+  static java.util.concurrent.ThreadFactory daemons(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
 
   /** Stops committing and maintaining; runs in progress finish first (each is one commit). */
   void close() {
