@@ -205,6 +205,8 @@ final class PruningFilter {
     ColumnType type = contract.column(column).type();
     return switch (type.kind()) {
       case TIMESTAMPTZ -> constants.micros(constant).map(v -> (Object) v);
+      // A TIMESTAMP column compares with a TIMESTAMPTZ constant in the session's zone (UTC).
+      case TIMESTAMP -> constants.evaluate(constant, "epoch_us(CAST((", ") AS TIMESTAMP))");
       case VARCHAR -> constants.evaluate(constant, "CAST((", ") AS VARCHAR)");
       case INTEGER -> constants.evaluate(constant, "CAST((", ") AS INTEGER)");
       case BIGINT -> constants.evaluate(constant, "CAST((", ") AS BIGINT)");

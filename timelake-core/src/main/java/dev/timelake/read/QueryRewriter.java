@@ -91,11 +91,22 @@ public final class QueryRewriter {
     for (TableReferences.Reference reference : references) {
       PinnedTable table = resolved.get(reference.table());
       if (table != null) {
-        table.contract().timeColumn().ifPresent(c -> timeColumns.add(c.toLowerCase(Locale.ROOT)));
+        bucketedTimeColumn(table.contract())
+            .ifPresent(c -> timeColumns.add(c.toLowerCase(Locale.ROOT)));
         replaceWithView(reference, table, resolved);
       }
     }
     return new TimeBucketRewriter(constants, timeColumns, connection.isUtc()).print(statement);
+  }
+
+  /**
+   * The time column whose time_bucket calls become integer arithmetic: a TIMESTAMPTZ one (the
+   * arithmetic yields TIMESTAMPTZ; DuckDB buckets a TIMESTAMP column itself, in its own type).
+   */
+  static Optional<String> bucketedTimeColumn(dev.timelake.table.TableContract contract) {
+    return contract
+        .timeColumn()
+        .filter(c -> contract.column(c).type().kind() == dev.timelake.ColumnType.Kind.TIMESTAMPTZ);
   }
 
   private Optional<PinnedTable> resolve(Table table) {

@@ -58,6 +58,15 @@ public final class RollupDefinitions {
                         name,
                         "%s is a plain table; a rollup needs a time-series table",
                         sourceName));
+    if (raw.column(time).type().kind() != dev.timelake.ColumnType.Kind.TIMESTAMPTZ) {
+      throw rejected(
+          name,
+          "the time column %s.%s is %s; rollups need a TIMESTAMPTZ time column (their buckets are"
+              + " instants)",
+          sourceName,
+          time,
+          raw.column(time).type().sql());
+    }
     Map<String, String> outputs = new LinkedHashMap<>();
     List<String> keys = new ArrayList<>();
     List<StoredAggregate> aggregates = new ArrayList<>();

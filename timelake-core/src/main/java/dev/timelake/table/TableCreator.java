@@ -128,10 +128,11 @@ public final class TableCreator {
       columns.add(keyed(column, time, seriesKey) ? column.asRequired() : column);
     }
     Column timeDef = find(columns, time, "time column");
-    if (timeDef.type().kind() != ColumnType.Kind.TIMESTAMPTZ) {
+    if (timeDef.type().kind() != ColumnType.Kind.TIMESTAMPTZ
+        && timeDef.type().kind() != ColumnType.Kind.TIMESTAMP) {
       throw TimelakeException.validation(
-          "Cannot create %s: time column '%s' has type %s (expected TIMESTAMPTZ; integer"
-              + " logical clocks are not supported yet)",
+          "Cannot create %s: time column '%s' has type %s (expected TIMESTAMPTZ or TIMESTAMP;"
+              + " integer logical clocks are not supported yet)",
           table, time, timeDef.type());
     }
     Set<String> keySeen = new HashSet<>();
