@@ -285,6 +285,10 @@ final class PostgresCatalog {
           continue;
         }
       }
+      if (word.equals("current_setting") && !namesServerSetting(tokens, i)) {
+        out.append(token); // one of DuckDB's own settings: DuckDB answers
+        continue;
+      }
       if (!qualifiedHere && !next(tokens, i, 1).equals(".") && DEFINED.contains(word)) {
         boolean call = next(tokens, i, 1).equals("(");
         if (word.startsWith("pg_") || (call && UNQUALIFIED_FUNCTIONS.contains(word))) {
@@ -321,6 +325,17 @@ final class PostgresCatalog {
       name = skipBlank(tokens, skipBlank(tokens, name + 1) + 1);
     }
     return name < tokens.size() ? name : -1;
+  }
+
+  /**
+   * True when the call at {@code i} is {@code current_setting('<a PostgreSQL server setting>')}.
+   */
+  private static boolean namesServerSetting(List<String> tokens, int i) {
+    String argument = next(tokens, i, 2);
+    return argument.length() > 2
+        && argument.startsWith("'")
+        && SERVER_SETTINGS.contains(
+            argument.substring(1, argument.length() - 1).toLowerCase(Locale.ROOT));
   }
 
   /** The words that start a clause of a query (JOIN: of the FROM clause). */
@@ -581,7 +596,8 @@ final class PostgresCatalog {
               + SERVER_VERSION
               + " (Timelake on DuckDB $V)'",
           // What clients read back; settings DuckDB does not have are answered as PostgreSQL would.
-          "CREATE OR REPLACE MACRO $S.current_setting(name) AS map_extract_value(MAP {"
+          // PostgreSQL's server settings; rewrite() points only calls naming one of them here.
+          "CREATE OR REPLACE MACRO $S.current_setting(setting_name) AS map_extract_value(MAP {"
               + "'server_version': '"
               + SERVER_VERSION
               + "', 'server_version_num': '160000', 'search_path': '\"$user\", public',"
@@ -590,7 +606,7 @@ final class PostgresCatalog {
               + " 'standard_conforming_strings': 'on', 'max_identifier_length': '63',"
               + " 'default_transaction_read_only': 'off', 'transaction_isolation':"
               + " 'read committed', 'lc_collate': 'C', 'lc_ctype': 'C',"
-              + " 'max_index_keys': '32'}, lower(name))",
+              + " 'max_index_keys': '32'}, lower(setting_name))",
           "CREATE OR REPLACE VIEW $I.schemata AS SELECT 'timelake' AS catalog_name,"
               + " schema_name, 'timelake' AS schema_owner,"
               + " CAST(NULL AS VARCHAR) AS default_character_set_catalog,"

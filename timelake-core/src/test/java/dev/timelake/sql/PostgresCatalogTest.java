@@ -230,6 +230,8 @@ class PostgresCatalogTest {
     assertThat(rows("SHOW server_version")).containsExactly(List.of("16.0"));
     assertThat(rows("show TRANSACTION_ISOLATION;")).containsExactly(List.of("read committed"));
     assertThat(rows("SHOW TimeZone")).containsExactly(List.of("UTC")); // DuckDB's own
+    assertThat(rows("SELECT current_setting('TimeZone'), current_setting('server_version_num')"))
+        .containsExactly(List.of("UTC", "160000"));
     assertThat(rows("SELECT current_database() FROM pg_catalog.pg_database"))
         .containsExactly(List.of("timelake"));
   }
