@@ -45,9 +45,11 @@ public final class ScanSql {
         continue;
       }
       parts.add(
-          strategy == DedupStrategy.MERGE
-              ? mergedGroup(contract, columns, group, where)
-              : keysFirstGroup(contract, columns, group, where));
+          switch (strategy) {
+            case MERGE -> mergedGroup(contract, columns, group, where);
+            case KEYS_FIRST -> keysFirstGroup(contract, columns, group, where);
+            case RANK -> rankedGroup(contract, columns, group, where);
+          });
     }
     if (parts.isEmpty()) {
       return empty(contract);
@@ -105,6 +107,20 @@ public final class ScanSql {
         + columns
         + " FROM ("
         + contested
+        + ") QUALIFY row_number() OVER (PARTITION BY "
+        + SqlText.identifiers(contract.keyColumns())
+        + " ORDER BY "
+        + winnerOrder(contract)
+        + ") = 1";
+  }
+
+  /** The group read once, every row ranked by (insertion time, commit order), the first per key. */
+  private static String rankedGroup(
+      TableContract contract, String columns, List<PlannedFile> group, String where) {
+    return "SELECT "
+        + columns
+        + " FROM ("
+        + ranked(contract, columns, group, where)
         + ") QUALIFY row_number() OVER (PARTITION BY "
         + SqlText.identifiers(contract.keyColumns())
         + " ORDER BY "

@@ -1,0 +1,168 @@
+package dev.timelake.read;
+
+import dev.timelake.engine.SyntaxNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.Parenthesis;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * The part of a WHERE clause that may run before copies are removed: the conjuncts that read only
+ * the table's key columns (series key and time) and compare them with constants: the same for every
+ * row of a key (no functions, subqueries or window functions; no IS NULL). Every copy of a key then
+ * passes or fails together, so filtering first keeps the same winner, and a query about a few
+ * series ranks only their rows instead of every row of every overlapping file.
+ */
+final class KeyFilter {
+  private KeyFilter() {}
+
+  /**
+   * The pushable conjuncts of {@code where}, as one new expression with unqualified column names;
+   * empty when none is.
+   *
+   * @param keyColumns lower-case key column names an unqualified reference means
+   * @param qualifiers lower-case names (table or alias) a qualified reference to the table uses
+   */
+  static Optional<Expression> of(Expression where, Set<String> keyColumns, Set<String> qualifiers) {
+    if (where == null) {
+      return Optional.empty();
+    }
+    List<Expression> pushable = new ArrayList<>();
+    for (Expression conjunct : conjuncts(where)) {
+      if (readsOnlyKeys(conjunct, keyColumns, qualifiers)) {
+        pushable.add(conjunct);
+      }
+    }
+    if (pushable.isEmpty()) {
+      return Optional.empty();
+    }
+    Expression combined = null;
+    for (Expression conjunct : pushable) {
+      Expression copy = unqualifiedCopy(conjunct);
+      combined = combined == null ? copy : new AndExpression(combined, copy);
+    }
+    return Optional.of(combined);
+  }
+
+  /** True when {@code filter} reads one of {@code columns} (lower-case names). */
+  static boolean reads(Expression filter, Set<String> columns) {
+    AtomicBoolean reads = new AtomicBoolean(false);
+    filter.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            if (columns.contains(
+                SyntaxNames.unquote(column.getColumnName()).toLowerCase(Locale.ROOT))) {
+              reads.set(true);
+            }
+            return null;
+          }
+        },
+        null);
+    return reads.get();
+  }
+
+  private static List<Expression> conjuncts(Expression expression) {
+    List<Expression> all = new ArrayList<>();
+    if (expression instanceof AndExpression and) {
+      all.addAll(conjuncts(and.getLeftExpression()));
+      all.addAll(conjuncts(and.getRightExpression()));
+    } else if (expression instanceof Parenthesis parenthesis) {
+      all.addAll(conjuncts(parenthesis.getExpression()));
+    } else {
+      all.add(expression);
+    }
+    return all;
+  }
+
+  private static boolean readsOnlyKeys(
+      Expression conjunct, Set<String> keyColumns, Set<String> qualifiers) {
+    AtomicBoolean pushable = new AtomicBoolean(true);
+    AtomicBoolean readsColumn = new AtomicBoolean(false);
+    conjunct.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            readsColumn.set(true);
+            String name = SyntaxNames.unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
+            String qualifier =
+                column.getTable() == null || column.getTable().getName() == null
+                    ? null
+                    : SyntaxNames.unquote(column.getTable().getName()).toLowerCase(Locale.ROOT);
+            if (!keyColumns.contains(name)
+                || (qualifier != null && !qualifiers.contains(qualifier))) {
+              pushable.set(false);
+            }
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(Function function, S context) {
+            // Comparisons with constants only: a function call (time_bucket, now()) stays outside,
+            // where the statement's own rewrites (integer bucket arithmetic) apply to it.
+            pushable.set(false);
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(IsNullExpression isNull, S context) {
+            pushable.set(false); // "key IS NULL" holds for no stored key, but stays on the outside
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(ParenthesedSelect select, S context) {
+            pushable.set(false);
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(Select select, S context) {
+            pushable.set(false);
+            return null;
+          }
+
+          @Override
+          public <S> Void visit(AnalyticExpression analytic, S context) {
+            pushable.set(false);
+            return null;
+          }
+        },
+        null);
+    return pushable.get() && readsColumn.get();
+  }
+
+  /** A copy of {@code expression} (printed and parsed again) whose columns name no table. */
+  private static Expression unqualifiedCopy(Expression expression) {
+    Expression copy;
+    try {
+      copy = CCJSqlParserUtil.parseCondExpression(expression.toString());
+    } catch (JSQLParserException e) {
+      throw new IllegalStateException("A printed condition did not parse: " + expression, e);
+    }
+    copy.accept(
+        new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Column column, S context) {
+            column.setTable(null);
+            return null;
+          }
+        },
+        null);
+    return copy;
+  }
+}
