@@ -32,43 +32,59 @@ public final class ConstantEvaluator {
    * evaluation gives the value it has for the whole statement.
    */
   public static boolean isConstant(Expression expression) {
-    AtomicBoolean constant = new AtomicBoolean(true);
+    return readsOnly(
+        expression,
+        column -> false,
+        function -> function.getName() == null || !FunctionStability.isRandom(function.getName()));
+  }
+
+  /**
+   * True when {@code expression} has no subquery and no window function, and every column and
+   * function call in it passes its test (a function's arguments are looked at too).
+   */
+  public static boolean readsOnly(
+      Expression expression,
+      java.util.function.Predicate<Column> columns,
+      java.util.function.Predicate<Function> functions) {
+    AtomicBoolean allowed = new AtomicBoolean(true);
     expression.accept(
         new ExpressionVisitorAdapter<Void>() {
           @Override
           public <S> Void visit(Column column, S context) {
-            constant.set(false);
+            if (!columns.test(column)) {
+              allowed.set(false);
+            }
             return null;
           }
 
           @Override
           public <S> Void visit(Function function, S context) {
-            if (function.getName() != null && FunctionStability.isRandom(function.getName())) {
-              constant.set(false);
+            if (!functions.test(function)) {
+              allowed.set(false);
             }
             return super.visit(function, context);
           }
 
           @Override
           public <S> Void visit(ParenthesedSelect select, S context) {
-            constant.set(false);
+            allowed.set(false);
             return null;
           }
 
           @Override
           public <S> Void visit(Select select, S context) {
-            constant.set(false);
+            allowed.set(false);
             return null;
           }
 
           @Override
           public <S> Void visit(AnalyticExpression analytic, S context) {
-            constant.set(false);
+            allowed.set(false);
             return null;
           }
         },
         null);
-    return constant.get();
+    return allowed.get();
   }
 
   /**

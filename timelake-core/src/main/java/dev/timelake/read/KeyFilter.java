@@ -1,5 +1,6 @@
 package dev.timelake.read;
 
+import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,17 +9,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
-import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
-import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * The part of a WHERE clause that may run before copies are removed: the conjuncts that read only
@@ -91,59 +88,42 @@ final class KeyFilter {
 
   private static boolean readsOnlyKeys(
       Expression conjunct, Set<String> keyColumns, Set<String> qualifiers) {
-    AtomicBoolean pushable = new AtomicBoolean(true);
     AtomicBoolean readsColumn = new AtomicBoolean(false);
+    boolean keysOnly =
+        ConstantEvaluator.readsOnly(
+            conjunct,
+            column -> {
+              readsColumn.set(true);
+              return isKey(column, keyColumns, qualifiers);
+            },
+            // Comparisons with constants only: a call (time_bucket, now()) stays outside, where
+            // the statement's own rewrites (integer bucket arithmetic) apply to it.
+            function -> false);
+    // "key IS NULL" holds for no stored key (they are required), but it stays on the outside.
+    return keysOnly && readsColumn.get() && !hasIsNull(conjunct);
+  }
+
+  private static boolean isKey(Column column, Set<String> keyColumns, Set<String> qualifiers) {
+    String name = SyntaxNames.unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
+    String qualifier =
+        column.getTable() == null || column.getTable().getName() == null
+            ? null
+            : SyntaxNames.unquote(column.getTable().getName()).toLowerCase(Locale.ROOT);
+    return keyColumns.contains(name) && (qualifier == null || qualifiers.contains(qualifier));
+  }
+
+  private static boolean hasIsNull(Expression conjunct) {
+    AtomicBoolean found = new AtomicBoolean(false);
     conjunct.accept(
         new ExpressionVisitorAdapter<Void>() {
           @Override
-          public <S> Void visit(Column column, S context) {
-            readsColumn.set(true);
-            String name = SyntaxNames.unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
-            String qualifier =
-                column.getTable() == null || column.getTable().getName() == null
-                    ? null
-                    : SyntaxNames.unquote(column.getTable().getName()).toLowerCase(Locale.ROOT);
-            if (!keyColumns.contains(name)
-                || (qualifier != null && !qualifiers.contains(qualifier))) {
-              pushable.set(false);
-            }
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(Function function, S context) {
-            // Comparisons with constants only: a function call (time_bucket, now()) stays outside,
-            // where the statement's own rewrites (integer bucket arithmetic) apply to it.
-            pushable.set(false);
-            return null;
-          }
-
-          @Override
           public <S> Void visit(IsNullExpression isNull, S context) {
-            pushable.set(false); // "key IS NULL" holds for no stored key, but stays on the outside
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(ParenthesedSelect select, S context) {
-            pushable.set(false);
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(Select select, S context) {
-            pushable.set(false);
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(AnalyticExpression analytic, S context) {
-            pushable.set(false);
+            found.set(true);
             return null;
           }
         },
         null);
-    return pushable.get() && readsColumn.get();
+    return found.get();
   }
 
   /** A copy of {@code expression} (printed and parsed again) whose columns name no table. */
