@@ -45,6 +45,15 @@ public final class LineProtocolServer implements AutoCloseable {
    */
   static final int REQUEST_THREADS = 64;
 
+  /**
+   * Request bytes held at once by all requests (bodies being read, parsed and written): beyond it a
+   * request is answered 503 and sent again by the client, so many large requests cannot exhaust the
+   * heap.
+   */
+  static final int MAX_BYTES_IN_FLIGHT = 512 << 20;
+
+  private final java.util.concurrent.Semaphore inFlight;
+
   /** The largest request body accepted, after decompression. */
   static final int MAX_BODY_BYTES = 256 << 20;
 
@@ -55,7 +64,9 @@ public final class LineProtocolServer implements AutoCloseable {
   private final LineProtocolWriter writer;
   private final Clock clock;
 
-  private LineProtocolServer(HttpServer http, Lake lake, Credentials credentials, int threads) {
+  private LineProtocolServer(
+      HttpServer http, Lake lake, Credentials credentials, int threads, int bytesInFlight) {
+    this.inFlight = new java.util.concurrent.Semaphore(bytesInFlight >> 10);
     this.http = http;
     this.credentials = credentials;
     this.writer = new LineProtocolWriter(lake, allocator);
@@ -82,6 +93,17 @@ public final class LineProtocolServer implements AutoCloseable {
   public static LineProtocolServer start(
       Lake lake, InetSocketAddress address, Credentials credentials, Optional<Tls> tls)
       throws IOException {
+    return start(lake, address, credentials, tls, MAX_BYTES_IN_FLIGHT);
+  }
+
+  /** Like the others, holding at most {@code bytesInFlight} request bytes at once (tests). */
+  static LineProtocolServer start(
+      Lake lake,
+      InetSocketAddress address,
+      Credentials credentials,
+      Optional<Tls> tls,
+      int bytesInFlight)
+      throws IOException {
     if (credentials == null) {
       throw new IllegalArgumentException(
           "A server admits nobody without a password: set " + Credentials.PASSWORD_VARIABLE);
@@ -101,7 +123,8 @@ public final class LineProtocolServer implements AutoCloseable {
       throw new IOException(
           "Cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e, e);
     }
-    LineProtocolServer server = new LineProtocolServer(http, lake, credentials, REQUEST_THREADS);
+    LineProtocolServer server =
+        new LineProtocolServer(http, lake, credentials, REQUEST_THREADS, bytesInFlight);
     http.start();
     return server;
   }
@@ -160,11 +183,33 @@ public final class LineProtocolServer implements AutoCloseable {
       respond(exchange, 400, error("invalid", e.getMessage()));
       return;
     }
+    Held held = new Held();
+    try {
+      write(exchange, namespace, precision, held);
+    } finally {
+      inFlight.release(held.kib);
+    }
+  }
+
+  /** The KiB of the in-flight budget one request holds. */
+  private static final class Held {
+    int kib;
+  }
+
+  private void write(
+      HttpExchange exchange, String namespace, LineProtocol.Precision precision, Held held)
+      throws IOException {
     Optional<byte[]> body;
     try {
-      body = body(exchange);
+      body = body(exchange, held);
     } catch (java.util.zip.ZipException | java.io.EOFException e) {
       respond(exchange, 400, error("invalid", "The gzip body cannot be read: " + e.getMessage()));
+      return;
+    } catch (Busy e) {
+      respond(
+          exchange,
+          503,
+          error("unavailable", "The server holds too much request data right now; send it again"));
       return;
     }
     if (body.isEmpty()) {
@@ -223,7 +268,14 @@ public final class LineProtocolServer implements AutoCloseable {
   }
 
   /** The request body, gunzipped when sent so; empty when it is over the limit. */
-  private static Optional<byte[]> body(HttpExchange exchange) throws IOException {
+  /** The in-flight budget is spent. */
+  private static final class Busy extends RuntimeException {
+    Busy() {
+      super(null, null, false, false);
+    }
+  }
+
+  private Optional<byte[]> body(HttpExchange exchange, Held held) throws IOException {
     InputStream in = exchange.getRequestBody();
     String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
     if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("gzip")) {
@@ -235,6 +287,13 @@ public final class LineProtocolServer implements AutoCloseable {
     while ((read = in.read(buffer)) > 0) {
       if (out.size() + read > MAX_BODY_BYTES) {
         return Optional.empty();
+      }
+      int kib = (out.size() + read + 1023) / 1024 - held.kib;
+      if (kib > 0) {
+        if (!inFlight.tryAcquire(kib)) {
+          throw new Busy();
+        }
+        held.kib += kib;
       }
       out.write(buffer, 0, read);
     }

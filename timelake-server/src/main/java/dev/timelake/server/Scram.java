@@ -1,5 +1,6 @@
 package dev.timelake.server;
 
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -18,6 +19,7 @@ final class Scram {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final ScramSecret secret;
+  private String gs2Header;
   private String clientFirstBare;
   private String serverFirst;
   private String nonce;
@@ -35,6 +37,7 @@ final class Scram {
               + " prefer");
     }
     clientFirstBare = clientFirst.substring(clientFirst.indexOf(',', 2) + 1);
+    gs2Header = clientFirst.substring(0, clientFirst.indexOf(',', 2) + 1);
     String clientNonce = attributes(clientFirstBare).get("r");
     if (clientNonce == null) {
       throw new IllegalArgumentException("The SCRAM client-first message has no nonce");
@@ -60,6 +63,11 @@ final class Scram {
     Map<String, String> final_ = attributes(clientFinal);
     String proof = final_.get("p");
     if (proof == null || !nonce.equals(final_.get("r"))) {
+      return "";
+    }
+    // The channel-binding attribute repeats the first message's GS2 header (RFC 5802 §7).
+    String binding = Base64.getEncoder().encodeToString(gs2Header.getBytes(StandardCharsets.UTF_8));
+    if (!binding.equals(final_.get("c"))) {
       return "";
     }
     int proofAt = clientFinal.lastIndexOf(",p=");

@@ -193,6 +193,45 @@ class LineProtocolServerTest {
   }
 
   @Test
+  void answersBusyWhenRequestsHoldTooMuchDataAtOnce() throws Exception {
+    try (LineProtocolServer small =
+        LineProtocolServer.start(
+            lake,
+            new InetSocketAddress("127.0.0.1", 0),
+            new Credentials("tl", PASSWORD),
+            java.util.Optional.empty(),
+            4 << 10)) {
+      String line = "readings,device=d1 value=1 1767225600\n";
+      HttpResponse<String> busy =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:"
+                              + small.port()
+                              + "/api/v2/write?bucket=iot&precision=s"))
+                  .header("Authorization", "Token " + PASSWORD)
+                  .POST(HttpRequest.BodyPublishers.ofString(line.repeat(400)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(busy.statusCode()).isEqualTo(503);
+      assertThat(busy.body()).contains("send it again");
+      assertThat(lake.tables()).isEmpty();
+      HttpResponse<String> fits =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:"
+                              + small.port()
+                              + "/api/v2/write?bucket=iot&precision=s"))
+                  .header("Authorization", "Token " + PASSWORD)
+                  .POST(HttpRequest.BodyPublishers.ofString(line))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(fits.statusCode()).isEqualTo(204); // the budget came back after the 503
+    }
+  }
+
+  @Test
   void aResentRequestAppendsNothingTwice() throws Exception {
     String lines = "readings,device=d1 value=1 1767225600\nreadings,device=d2 value=2 1767225600";
     assertThat(v2(lines).statusCode()).isEqualTo(204);
