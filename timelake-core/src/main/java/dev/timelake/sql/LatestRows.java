@@ -395,38 +395,8 @@ final class LatestRows {
     } else {
       return false;
     }
-    return columnName(column).filter(time::equals).isPresent() && isConstant(bound);
-  }
-
-  private static boolean isConstant(Expression expression) {
-    boolean[] found = {false};
-    expression.accept(
-        new ExpressionVisitorAdapter<Void>() {
-          @Override
-          public <S> Void visit(Column column, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(ParenthesedSelect select, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
-            // random(), now() and other volatile calls are not constants of the statement.
-            String name =
-                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
-            if (name.contains("random") || name.equals("uuid") || name.equals("gen_random_uuid")) {
-              found[0] = true;
-            }
-            return super.visit(function, context);
-          }
-        },
-        null);
-    return !found[0];
+    return columnName(column).filter(time::equals).isPresent()
+        && dev.timelake.engine.ConstantEvaluator.isConstant(bound);
   }
 
   /** The lower-case name of a column of the table read, empty for anything else. */

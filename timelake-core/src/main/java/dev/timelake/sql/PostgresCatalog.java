@@ -89,6 +89,12 @@ final class PostgresCatalog {
   /** The {@code information_schema} views defined here. */
   private static final Set<String> INFORMATION_VIEWS = Set.of("tables", "columns", "schemata");
 
+  /** Text any catalog query contains; most statements have none of it. */
+  private static final Pattern MAYBE =
+      Pattern.compile(
+          "(?i)pg_|information_schema|quote_ident|parse_ident|array_lower|array_upper"
+              + "|current_setting|current_database|version|format_type");
+
   /** The words a catalog query starts with: it reads, never writes. */
   private static final Set<String> QUERIES = Set.of("select", "with", "values", "table");
 
@@ -126,6 +132,10 @@ final class PostgresCatalog {
   static boolean mentions(String sql) {
     if (show(sql).isPresent()) {
       return true;
+    }
+    // Every statement passes here: tokenize only those that could name the catalog at all.
+    if (!MAYBE.matcher(sql).find()) {
+      return false;
     }
     // On tokens, so literals, quoted names and comments do not count, and only for queries: a
     // CREATE TABLE pg_metrics or an INSERT naming a catalog function is the lake's to run.

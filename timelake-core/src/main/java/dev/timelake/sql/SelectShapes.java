@@ -1,15 +1,13 @@
 package dev.timelake.sql;
 
+import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.rollup.Aggregates;
 import java.util.Locale;
 import java.util.Set;
-import net.sf.jsqlparser.expression.AnalyticExpression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.OrderByElement;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
@@ -33,39 +31,28 @@ final class SelectShapes {
    * window function or a subquery.
    */
   static boolean computesOverRows(PlainSelect select, Set<String> engineAggregates) {
-    boolean[] found = {false};
-    ExpressionVisitorAdapter<Void> visitor =
-        new ExpressionVisitorAdapter<>() {
-          @Override
-          public <S> Void visit(AnalyticExpression expression, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(ParenthesedSelect subquery, S context) {
-            found[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
-            String name =
-                function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
-            if (engineAggregates.contains(name) || Aggregates.find(name).isPresent()) {
-              found[0] = true;
-            }
-            return super.visit(function, context);
-          }
-        };
+    java.util.List<net.sf.jsqlparser.expression.Expression> expressions =
+        new java.util.ArrayList<>();
     for (SelectItem<?> item : select.getSelectItems()) {
-      item.getExpression().accept(visitor, null);
+      expressions.add(item.getExpression());
     }
     if (select.getOrderByElements() != null) {
       for (OrderByElement order : select.getOrderByElements()) {
-        order.getExpression().accept(visitor, null);
+        expressions.add(order.getExpression());
       }
     }
-    return found[0];
+    return expressions.stream()
+        .anyMatch(
+            expression ->
+                !ConstantEvaluator.readsOnly(
+                    expression,
+                    column -> true,
+                    function -> {
+                      String name =
+                          function.getName() == null
+                              ? ""
+                              : function.getName().toLowerCase(Locale.ROOT);
+                      return !engineAggregates.contains(name) && Aggregates.find(name).isEmpty();
+                    }));
   }
 }

@@ -350,30 +350,19 @@ public final class LineProtocolServer implements AutoCloseable {
     return parameters;
   }
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
   /** An InfluxDB-style error body. */
   private static String error(String code, String message) {
-    return "{\"code\":\"" + json(code) + "\",\"message\":\"" + json(message) + "\"}";
-  }
-
-  private static String json(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 16);
-    for (char c : text.toCharArray()) {
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
+    java.util.Map<String, String> body = new java.util.LinkedHashMap<>();
+    body.put("code", code);
+    body.put("message", message == null ? "" : message);
+    try {
+      return JSON.writeValueAsString(body);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("A map of two strings is always JSON", e);
     }
-    return out.toString();
   }
 
   private static void respond(HttpExchange exchange, int status, String json) throws IOException {
