@@ -125,6 +125,9 @@ record Answer(List<List<Object>> rows) {
     if (value instanceof java.sql.Timestamp timestamp) {
       return timestamp.toInstant();
     }
+    if (value instanceof Instant) {
+      return value;
+    }
     return value.toString();
   }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -200,29 +201,54 @@ final class BenchmarkQueries {
     Instant dayEnd = day.plus(Duration.ofDays(1)).isAfter(t1) ? t1 : day.plus(Duration.ofDays(1));
     Instant hour =
         day.plus(Duration.ofHours(10)).isBefore(t1) ? day.plus(Duration.ofHours(10)) : day;
-    Map<String, String> values = new LinkedHashMap<>();
-    values.put("$TAGS20", twentyTags(scale));
-    values.put("$TAG", tagName(scale, 0));
-    values.put("$T0", literal(t0));
-    values.put("$T1", literal(t1));
-    values.put("$DAY_END", literal(dayEnd));
-    values.put("$DAY", literal(day));
-    values.put("$HOUR_END", literal(hour.plus(Duration.ofHours(1))));
-    values.put("$HOUR", literal(hour));
+    Map<String, String> values =
+        values(scale, t0, t1, day, dayEnd, hour, BenchmarkQueries::literal);
+    Map<String, String> questdbValues =
+        values(scale, t0, t1, day, dayEnd, hour, QuestdbQueries::literal);
     List<BenchmarkQuery> queries = new ArrayList<>();
     TEMPLATES.forEach(
         (name, parts) -> {
           if (selected.isEmpty() || selected.contains(name)) {
-            String template = parts[1];
-            String description = parts[0];
-            for (Map.Entry<String, String> value : values.entrySet()) {
-              template = template.replace(value.getKey(), value.getValue());
-              description = description.replace(value.getKey(), value.getValue());
-            }
-            queries.add(new BenchmarkQuery(name, description, template));
+            queries.add(
+                new BenchmarkQuery(
+                    name,
+                    fill(parts[0], values),
+                    fill(parts[1], values),
+                    QuestdbQueries.raw(name).map(sql -> fill(sql, questdbValues)),
+                    QuestdbQueries.view(name).map(sql -> fill(sql, questdbValues))));
           }
         });
     return queries;
+  }
+
+  /** The placeholders' values, with time literals written by {@code literal}. */
+  private static Map<String, String> values(
+      Scale scale,
+      Instant t0,
+      Instant t1,
+      Instant day,
+      Instant dayEnd,
+      Instant hour,
+      Function<Instant, String> literal) {
+    // Longer names first: $DAY_END before $DAY, $HOUR_END before $HOUR.
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put("$TAGS20", twentyTags(scale));
+    values.put("$TAG", tagName(scale, 0));
+    values.put("$T0", literal.apply(t0));
+    values.put("$T1", literal.apply(t1));
+    values.put("$DAY_END", literal.apply(dayEnd));
+    values.put("$DAY", literal.apply(day));
+    values.put("$HOUR_END", literal.apply(hour.plus(Duration.ofHours(1))));
+    values.put("$HOUR", literal.apply(hour));
+    return values;
+  }
+
+  private static String fill(String template, Map<String, String> values) {
+    String text = template;
+    for (Map.Entry<String, String> value : values.entrySet()) {
+      text = text.replace(value.getKey(), value.getValue());
+    }
+    return text;
   }
 
   /** {@code TIMESTAMPTZ '2026-01-16 00:00:00+00'}. */

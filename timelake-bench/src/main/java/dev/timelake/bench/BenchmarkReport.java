@@ -51,6 +51,29 @@ public record BenchmarkReport(
     operations = List.copyOf(operations);
   }
 
+  /** The order of the configurations in the tables and the plot. */
+  private static final List<Configuration> ORDER =
+      List.of(
+          Configuration.DUCKDB,
+          Configuration.DUCKDB_QUALIFY,
+          Configuration.TIMELAKE,
+          Configuration.TIMELAKE_ROUTED,
+          Configuration.QUESTDB,
+          Configuration.QUESTDB_VIEWS);
+
+  /**
+   * The configurations to show for {@code queries}, in report order: the four Timelake and DuckDB
+   * ones always, the others (QuestDB) where one of the queries ran in them.
+   */
+  static List<Configuration> shownConfigurations(List<QueryFigures> queries) {
+    return ORDER.stream()
+        .filter(
+            c ->
+                c.ordinal() <= Configuration.DUCKDB_QUALIFY.ordinal()
+                    || queries.stream().anyMatch(q -> q.of(c).isPresent()))
+        .toList();
+  }
+
   /** True when, for every query, Timelake, Timelake routed and DuckDB with QUALIFY agree. */
   public boolean answersAgree() {
     return queries.stream().allMatch(QueryFigures::answersAgree)

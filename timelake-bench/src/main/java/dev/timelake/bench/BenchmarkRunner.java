@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * Runs the IIoT benchmark ({@code BENCHMARK.md}) on the plant in a warehouse, generating it first
  * when {@code iiot.readings} is missing. Every query runs in every {@link Configuration}, side by
  * side in one run: Timelake with routing off, Timelake with rollups and routing on, plain DuckDB
- * over the same data files, and DuckDB removing copies with {@code QUALIFY}.
+ * over the same data files, DuckDB removing copies with {@code QUALIFY}, and QuestDB (embedded, the
+ * same readings without copies) on its raw table and on its materialized views.
  *
  * <pre>{@code
  * BenchmarkReport report = BenchmarkRunner.builder()
@@ -61,6 +62,7 @@ public final class BenchmarkRunner {
   private final int runs;
   private final boolean warmUp;
   private final boolean queriesOnly;
+  private final boolean questdb;
   private final String memoryLimit;
   private final Set<String> queries;
   private final Consumer<String> progress;
@@ -71,6 +73,7 @@ public final class BenchmarkRunner {
     this.runs = builder.runs;
     this.warmUp = builder.warmUp;
     this.queriesOnly = builder.queriesOnly;
+    this.questdb = builder.questdb;
     this.memoryLimit = builder.memoryLimit != null ? builder.memoryLimit : defaultMemoryLimit();
     this.queries = Set.copyOf(builder.queries);
     this.progress = builder.progress;
@@ -115,7 +118,7 @@ public final class BenchmarkRunner {
                     .findFirst()));
       }
       String data = describe(lake);
-      List<QueryFigures> asLoaded = measure(lake, warehouse, selected);
+      List<QueryFigures> asLoaded = measure(lake, warehouse, selected, questdb, operations);
       if (queriesOnly) {
         return new BenchmarkReport(
             scale, machine(), started, runs, warmUp, data, asLoaded, List.of(), operations);
@@ -129,14 +132,19 @@ public final class BenchmarkRunner {
       operations.add(lakeOperations.maintain());
       List<BenchmarkQuery> again =
           selected.stream().filter(q -> AFTER_MAINTENANCE.contains(q.name())).toList();
-      List<QueryFigures> afterMaintenance = measure(lake, warehouse, again);
+      // QuestDB holds the plant as loaded, without the appended hour: it sits this phase out.
+      List<QueryFigures> afterMaintenance = measure(lake, warehouse, again, false, operations);
       return new BenchmarkReport(
           scale, machine(), started, runs, warmUp, data, asLoaded, afterMaintenance, operations);
     }
   }
 
   private String machine() {
-    return Machine.describe() + ", DuckDB memory_limit " + memoryLimit + " for each of 3 engines";
+    return Machine.describe()
+        + ", DuckDB memory_limit "
+        + memoryLimit
+        + " for each of 3 engines"
+        + (questdb ? ", QuestDB " + QuestdbServer.version() + " embedded" : "");
   }
 
   /**
@@ -215,7 +223,16 @@ public final class BenchmarkRunner {
         info.partitions().size());
   }
 
-  private List<QueryFigures> measure(Lake lake, Path warehouse, List<BenchmarkQuery> selected) {
+  /**
+   * Runs {@code selected} in every configuration; with {@code withQuestdb}, first starts QuestDB
+   * and loads it (its figures go to {@code operations}), and stops it afterwards.
+   */
+  private List<QueryFigures> measure(
+      Lake lake,
+      Path warehouse,
+      List<BenchmarkQuery> selected,
+      boolean withQuestdb,
+      List<OperationFigure> operations) {
     if (selected.isEmpty()) {
       return List.of();
     }
@@ -223,14 +240,24 @@ public final class BenchmarkRunner {
     DataFiles readingFiles = DataFiles.of(warehouse, readings);
     DataFiles tagFiles = DataFiles.of(warehouse, lake.table(IiotGenerator.TAGS));
     List<QueryTarget> targets = new ArrayList<>();
+    QuestdbServer server = null;
     try {
       targets.add(TimelakeTarget.unrouted(lake));
       targets.add(TimelakeTarget.routed(lake));
       targets.add(DuckdbTarget.plain(readingFiles, tagFiles, memoryLimit));
       targets.add(DuckdbTarget.qualified(readingFiles, tagFiles, memoryLimit));
+      if (withQuestdb) {
+        progress.accept("starting QuestDB");
+        server = QuestdbServer.start(Path.of(System.getProperty("java.io.tmpdir")));
+        operations.addAll(server.load(readingFiles, tagFiles, memoryLimit, progress));
+        targets.addAll(server.targets());
+      }
       return new QueryPhase(targets, warmUp, runs, progress).run(selected);
     } finally {
       targets.forEach(QueryTarget::close);
+      if (server != null) {
+        server.close();
+      }
     }
   }
 
@@ -240,6 +267,7 @@ public final class BenchmarkRunner {
     private int runs = 3;
     private boolean warmUp = true;
     private boolean queriesOnly;
+    private boolean questdb = true;
     private String memoryLimit;
     private final Set<String> queries = new LinkedHashSet<>();
     private Consumer<String> progress = message -> {};
@@ -276,6 +304,16 @@ public final class BenchmarkRunner {
      */
     public Builder queriesOnly() {
       this.queriesOnly = true;
+      return this;
+    }
+
+    /**
+     * Leaves QuestDB out: by default the runner starts an embedded QuestDB on loopback, loads the
+     * readings without copies and queries it side by side (configurations {@code questdb} and
+     * {@code questdb-views}) in the queries on the table as loaded.
+     */
+    public Builder withoutQuestdb() {
+      this.questdb = false;
       return this;
     }
 

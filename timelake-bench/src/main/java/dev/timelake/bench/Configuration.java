@@ -9,7 +9,14 @@ public enum Configuration {
   /** Plain DuckDB over the same data files, copies included: the engine's floor. */
   DUCKDB("duckdb"),
   /** Plain DuckDB removing copies with {@code QUALIFY row_number() … = 1}. */
-  DUCKDB_QUALIFY("duckdb-qualify");
+  DUCKDB_QUALIFY("duckdb-qualify"),
+  /**
+   * QuestDB (embedded, on loopback) with the deduplicated readings in a table with {@code DEDUP
+   * UPSERT KEYS(time, tag)}, queried in its own SQL over its PostgreSQL protocol.
+   */
+  QUESTDB("questdb"),
+  /** QuestDB querying its materialized views by hand, where one answers the query. */
+  QUESTDB_VIEWS("questdb-views");
 
   private final String label;
 

@@ -39,12 +39,33 @@ public record QueryFigures(
 
   /** The median of {@code configuration} divided by plain DuckDB's; empty if either is missing. */
   public Optional<Double> ratio(Configuration configuration) {
-    Optional<Duration> median = of(configuration).flatMap(ConfigurationFigures::median);
-    Optional<Duration> floor = of(Configuration.DUCKDB).flatMap(ConfigurationFigures::median);
+    return ratio(configuration, Configuration.DUCKDB);
+  }
+
+  /** The median of {@code configuration} divided by {@code base}'s; empty if either is missing. */
+  public Optional<Double> ratio(Configuration configuration, Configuration base) {
+    Optional<Duration> median = median(configuration);
+    Optional<Duration> floor = median(base);
     if (median.isEmpty() || floor.isEmpty() || floor.get().isZero()) {
       return Optional.empty();
     }
     return Optional.of((double) median.get().toNanos() / floor.get().toNanos());
+  }
+
+  /** The median of {@code configuration}, if it ran without failing. */
+  public Optional<Duration> median(Configuration configuration) {
+    return of(configuration)
+        .filter(figures -> figures.failure().isEmpty())
+        .flatMap(ConfigurationFigures::median);
+  }
+
+  /**
+   * What a Timelake user gets: the routed session where the query is routed, else the plain one.
+   */
+  public Configuration timelakeAnswer() {
+    return routed && of(Configuration.TIMELAKE_ROUTED).isPresent()
+        ? Configuration.TIMELAKE_ROUTED
+        : Configuration.TIMELAKE;
   }
 
   /** True when every configuration that removes copies ran and agrees with Timelake. */

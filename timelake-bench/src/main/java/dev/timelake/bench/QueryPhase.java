@@ -45,7 +45,8 @@ final class QueryPhase {
     for (int i = 0; i < queries.size(); i++) {
       cells.add(new EnumMap<>(Configuration.class));
       for (QueryTarget target : targets) {
-        if (!target.repeatsAnother(target.sql(queries.get(i)))) {
+        BenchmarkQuery query = queries.get(i);
+        if (target.asks(query) && !target.repeatsAnother(target.sql(query))) {
           cells.get(i).put(target.configuration(), new Cell());
         }
       }

@@ -8,6 +8,14 @@ interface QueryTarget extends AutoCloseable {
   String sql(BenchmarkQuery query);
 
   /**
+   * False when this target cannot ask {@code query} (QuestDB has no SQL for it, or no view answers
+   * it); such a cell is not measured.
+   */
+  default boolean asks(BenchmarkQuery query) {
+    return true;
+  }
+
+  /**
    * Runs {@code sql} and reads every row; keeps the rows when {@code keepRows} is set.
    *
    * @throws dev.timelake.TimelakeException if the query fails

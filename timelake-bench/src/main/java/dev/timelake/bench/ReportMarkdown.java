@@ -8,13 +8,6 @@ import java.util.Optional;
 
 /** Renders a {@link BenchmarkReport} as Markdown tables. */
 final class ReportMarkdown {
-  private static final List<Configuration> COLUMNS =
-      List.of(
-          Configuration.DUCKDB,
-          Configuration.DUCKDB_QUALIFY,
-          Configuration.TIMELAKE,
-          Configuration.TIMELAKE_ROUTED);
-
   private ReportMarkdown() {}
 
   static String render(BenchmarkReport report) {
@@ -37,10 +30,14 @@ final class ReportMarkdown {
             report.runs() == 1 ? "" : "s",
             report.warmUp() ? " after a warm-up" : ", no warm-up"));
     text.append("### Queries on the table as loaded\n\n").append(report.data()).append("\n\n");
-    table(text, report.queries());
+    table(text, report.queries(), BenchmarkReport.shownConfigurations(report.queries()));
+    againstQuestdb(text, report.queries());
     if (!report.afterMaintenance().isEmpty()) {
       text.append("\n### After `maintain` (files compacted, copies removed)\n\n");
-      table(text, report.afterMaintenance());
+      table(
+          text,
+          report.afterMaintenance(),
+          BenchmarkReport.shownConfigurations(report.afterMaintenance()));
     }
     text.append("\n### Loading, rollups and maintenance\n\n");
     text.append("| operation | time | detail |\n|---|---:|---|\n");
@@ -56,11 +53,12 @@ final class ReportMarkdown {
     return text.toString();
   }
 
-  private static void table(StringBuilder text, List<QueryFigures> queries) {
+  private static void table(
+      StringBuilder text, List<QueryFigures> queries, List<Configuration> columns) {
     text.append("| query | rows |");
-    COLUMNS.forEach(c -> text.append(' ').append(c.label()).append(" |"));
+    columns.forEach(c -> text.append(' ').append(c.label()).append(" |"));
     text.append(" routed | answers |\n|---|---:|");
-    COLUMNS.forEach(c -> text.append("---:|"));
+    columns.forEach(c -> text.append("---:|"));
     text.append("---|---|\n");
     for (QueryFigures query : queries) {
       long rows = query.of(Configuration.TIMELAKE).map(ConfigurationFigures::rows).orElse(0L);
@@ -69,7 +67,7 @@ final class ReportMarkdown {
           .append(" | ")
           .append(String.format(Locale.ROOT, "%,d", rows))
           .append(" |");
-      for (Configuration configuration : COLUMNS) {
+      for (Configuration configuration : columns) {
         text.append(' ').append(cell(query, configuration)).append(" |");
       }
       text.append(' ')
@@ -80,10 +78,71 @@ final class ReportMarkdown {
     }
   }
 
+  /**
+   * Timelake's answer (routed where routed) over QuestDB's raw table and over its views, per query
+   * and as geometric means; nothing when QuestDB did not run.
+   */
+  private static void againstQuestdb(StringBuilder text, List<QueryFigures> queries) {
+    List<QueryFigures> asked =
+        queries.stream().filter(q -> q.median(Configuration.QUESTDB).isPresent()).toList();
+    if (asked.isEmpty()) {
+      return;
+    }
+    text.append("\n### Against QuestDB\n\n")
+        .append(
+            "Timelake's answer (timelake-routed where the query is routed, else timelake) over"
+                + " QuestDB's median on its raw table and on the view a QuestDB user would pick;"
+                + " below 1 Timelake is faster. QuestDB is queried over its PostgreSQL protocol on"
+                + " loopback, Timelake in process.\n\n")
+        .append("| query | timelake | questdb | × questdb | questdb-views | × views | best |\n")
+        .append("|---|---:|---:|---:|---:|---:|---:|\n");
+    double logRaw = 0;
+    double logBest = 0;
+    for (QueryFigures query : asked) {
+      Configuration ours = query.timelakeAnswer();
+      double raw = query.ratio(ours, Configuration.QUESTDB).orElse(Double.NaN);
+      Optional<Double> views = query.ratio(ours, Configuration.QUESTDB_VIEWS);
+      double best = views.map(v -> Math.max(v, raw)).orElse(raw);
+      logRaw += Math.log(raw);
+      logBest += Math.log(best);
+      text.append("| ")
+          .append(query.query())
+          .append(ours == Configuration.TIMELAKE_ROUTED ? " (r)" : "")
+          .append(" | ")
+          .append(query.median(ours).map(ReportMarkdown::millis).orElse("—"))
+          .append(" | ")
+          .append(query.median(Configuration.QUESTDB).map(ReportMarkdown::millis).orElse("—"))
+          .append(" | ")
+          .append(ratio(raw))
+          .append(" | ")
+          .append(query.median(Configuration.QUESTDB_VIEWS).map(ReportMarkdown::millis).orElse("—"))
+          .append(" | ")
+          .append(views.map(ReportMarkdown::ratio).orElse("—"))
+          .append(" | ")
+          .append(ratio(best))
+          .append(" |\n");
+    }
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "| **geometric mean** (%d queries) | | | **%s** | | | **%s** |\n",
+            asked.size(),
+            ratio(Math.exp(logRaw / asked.size())),
+            ratio(Math.exp(logBest / asked.size()))));
+  }
+
+  private static String ratio(double ratio) {
+    return Double.isNaN(ratio) ? "—" : String.format(Locale.ROOT, "%.2f×", ratio);
+  }
+
   private static String cell(QueryFigures query, Configuration configuration) {
     Optional<ConfigurationFigures> figures = query.of(configuration);
     if (figures.isEmpty()) {
-      return configuration == Configuration.TIMELAKE_ROUTED ? "= timelake (not routed)" : "—";
+      return switch (configuration) {
+        case TIMELAKE_ROUTED -> "= timelake (not routed)";
+        case QUESTDB_VIEWS -> "no view";
+        default -> "—";
+      };
     }
     if (figures.get().failure().isPresent()) {
       return "failed";

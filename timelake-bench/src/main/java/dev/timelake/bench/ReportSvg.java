@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Draws the median query times of a {@link BenchmarkReport} as horizontal bars: one group per
@@ -12,13 +14,14 @@ import java.util.Optional;
  * Plain SVG written by hand.
  */
 final class ReportSvg {
-  private static final List<Configuration> BARS =
-      List.of(
-          Configuration.DUCKDB,
-          Configuration.DUCKDB_QUALIFY,
-          Configuration.TIMELAKE,
-          Configuration.TIMELAKE_ROUTED);
-  private static final List<String> COLORS = List.of("#8c8c8c", "#e6a23c", "#2f6db5", "#3a9a4a");
+  private static final Map<Configuration, String> COLORS =
+      Map.of(
+          Configuration.DUCKDB, "#8c8c8c",
+          Configuration.DUCKDB_QUALIFY, "#e6a23c",
+          Configuration.TIMELAKE, "#2f6db5",
+          Configuration.TIMELAKE_ROUTED, "#3a9a4a",
+          Configuration.QUESTDB, "#b5452f",
+          Configuration.QUESTDB_VIEWS, "#8e5bb5");
 
   private static final int WIDTH = 960;
   private static final int LEFT = 210;
@@ -34,9 +37,12 @@ final class ReportSvg {
   private record Group(String label, boolean routed, List<Optional<Duration>> medians) {}
 
   static String render(BenchmarkReport report) {
+    List<Configuration> bars =
+        BenchmarkReport.shownConfigurations(
+            Stream.concat(report.queries().stream(), report.afterMaintenance().stream()).toList());
     List<Group> groups = new ArrayList<>();
-    report.queries().forEach(q -> groups.add(group(q.query(), q)));
-    report.afterMaintenance().forEach(q -> groups.add(group(q.query() + " (maintained)", q)));
+    report.queries().forEach(q -> groups.add(group(q.query(), q, bars)));
+    report.afterMaintenance().forEach(q -> groups.add(group(q.query() + " (maintained)", q, bars)));
     double lowest = Double.MAX_VALUE;
     double highest = 0;
     for (Group group : groups) {
@@ -54,7 +60,7 @@ final class ReportSvg {
     }
     int firstDecade = (int) Math.floor(Math.log10(lowest));
     int lastDecade = Math.max(firstDecade + 1, (int) Math.ceil(Math.log10(highest)));
-    int groupHeight = BARS.size() * BAR + GROUP_GAP;
+    int groupHeight = bars.size() * BAR + GROUP_GAP;
     int plotHeight = groups.size() * groupHeight;
     int height = TOP + plotHeight + BOTTOM;
     double plotWidth = WIDTH - LEFT - RIGHT;
@@ -93,7 +99,7 @@ final class ReportSvg {
                 + report.runs()
                 + (report.runs() == 1 ? " run" : " runs")
                 + "; (r) = routed to a rollup"));
-    legend(svg);
+    legend(svg, bars);
     for (int decade = firstDecade; decade <= lastDecade; decade++) {
       double x = LEFT + axis.x(Math.pow(10, decade));
       svg.append(
@@ -118,18 +124,20 @@ final class ReportSvg {
       svg.append(
           text(
               LEFT - 8,
-              y + BARS.size() * BAR / 2.0 + 4,
+              y + bars.size() * BAR / 2.0 + 4,
               "end",
               "",
               group.label() + (group.routed() ? " (r)" : "")));
-      for (int i = 0; i < BARS.size(); i++) {
+      for (int i = 0; i < bars.size(); i++) {
         Optional<Duration> median = group.medians().get(i);
         int barY = y + i * BAR;
         if (median.isEmpty()) {
           String missing =
-              BARS.get(i) == Configuration.TIMELAKE_ROUTED && !group.routed()
-                  ? "not routed: as timelake"
-                  : "n/a";
+              switch (bars.get(i)) {
+                case TIMELAKE_ROUTED -> group.routed() ? "n/a" : "not routed: as timelake";
+                case QUESTDB_VIEWS -> "no view";
+                default -> "n/a";
+              };
           svg.append(text(LEFT + 4, barY + BAR - 2, "start", "fill=\"#999\"", missing));
           continue;
         }
@@ -144,8 +152,8 @@ final class ReportSvg {
                 barY,
                 w,
                 BAR - 1,
-                COLORS.get(i),
-                BARS.get(i).label(),
+                COLORS.get(bars.get(i)),
+                bars.get(i).label(),
                 ReportMarkdown.millis(median.get())));
         svg.append(
             text(
@@ -176,9 +184,9 @@ final class ReportSvg {
     }
   }
 
-  private static Group group(String label, QueryFigures query) {
+  private static Group group(String label, QueryFigures query, List<Configuration> bars) {
     List<Optional<Duration>> medians = new ArrayList<>();
-    for (Configuration configuration : BARS) {
+    for (Configuration configuration : bars) {
       medians.add(
           query
               .of(configuration)
@@ -188,17 +196,17 @@ final class ReportSvg {
     return new Group(label, query.routed(), medians);
   }
 
-  private static void legend(StringBuilder svg) {
+  private static void legend(StringBuilder svg, List<Configuration> bars) {
     double x = LEFT - 200;
-    for (int i = 0; i < BARS.size(); i++) {
+    for (int i = 0; i < bars.size(); i++) {
       svg.append(
           String.format(
               Locale.ROOT,
               "<rect x=\"%.1f\" y=\"50\" width=\"12\" height=\"10\" fill=\"%s\"/>%n",
               x,
-              COLORS.get(i)));
-      svg.append(text(x + 16, 59, "start", "", BARS.get(i).label()));
-      x += 30 + BARS.get(i).label().length() * 6.5;
+              COLORS.get(bars.get(i))));
+      svg.append(text(x + 16, 59, "start", "", bars.get(i).label()));
+      x += 30 + bars.get(i).label().length() * 6.5;
     }
   }
 

@@ -43,11 +43,15 @@ class BenchmarkRunnerTest {
         .containsExactlyElementsOf(BenchmarkRunner.queryNames());
     for (QueryFigures query : report.queries()) {
       List<Configuration> expected =
-          query.routed()
-              ? List.of(Configuration.values())
-              : Stream.of(Configuration.values())
-                  .filter(c -> c != Configuration.TIMELAKE_ROUTED)
-                  .toList();
+          Stream.of(Configuration.values())
+              .filter(c -> c != Configuration.TIMELAKE_ROUTED || query.routed())
+              .filter(
+                  c -> c != Configuration.QUESTDB || QuestdbQueries.raw(query.query()).isPresent())
+              .filter(
+                  c ->
+                      c != Configuration.QUESTDB_VIEWS
+                          || QuestdbQueries.view(query.query()).isPresent())
+              .toList();
       assertThat(query.configurations())
           .extracting(ConfigurationFigures::configuration)
           .containsExactlyElementsOf(expected);
@@ -70,6 +74,39 @@ class BenchmarkRunnerTest {
         .extracting(QueryFigures::query)
         .containsExactlyElementsOf(BenchmarkRunner.AFTER_MAINTENANCE);
     assertThat(report.answersAgree()).isTrue();
+  }
+
+  @Test
+  void questdbAsksEveryBenchmarkQueryAndAgrees() {
+    for (String name : BenchmarkRunner.queryNames().subList(0, 13)) {
+      ConfigurationFigures questdb = query(name).of(Configuration.QUESTDB).orElseThrow();
+      assertThat(questdb.failure()).as(name).isEmpty();
+      assertThat(questdb.difference()).as(name).isEmpty();
+    }
+    assertThat(query("daily-stats").of(Configuration.QUESTDB_VIEWS)).isPresent();
+    assertThat(query("twa-daily").of(Configuration.QUESTDB_VIEWS)).isEmpty();
+    assertThat(query("m4-hourly-fn").of(Configuration.QUESTDB)).isEmpty();
+    assertThat(report.operations())
+        .extracting(OperationFigure::name)
+        .contains(
+            "QuestDB: bulk load (read_parquet into a WAL table with DEDUP UPSERT KEYS(time, tag))",
+            "QuestDB: build materialized views readings_1h and readings_1d");
+  }
+
+  @Test
+  void leavesQuestdbOutWhenAsked(@TempDir Path lake) {
+    BenchmarkReport without =
+        BenchmarkRunner.builder()
+            .plant(IiotGenerator.builder().scale(Scale.TINY).hours(2))
+            .runs(1)
+            .withoutWarmUp()
+            .withoutQuestdb()
+            .queriesOnly()
+            .queries(List.of("latest"))
+            .build()
+            .run(lake);
+    assertThat(without.queries().get(0).of(Configuration.QUESTDB)).isEmpty();
+    assertThat(without.markdown()).doesNotContain("questdb");
   }
 
   @Test
@@ -127,10 +164,15 @@ class BenchmarkRunnerTest {
         new ObjectMapper().readTree(results.resolve(BenchmarkReport.JSON_FILE).toFile());
     assertThat(json.get("queries")).hasSize(BenchmarkRunner.queryNames().size());
     for (JsonNode query : json.get("queries")) {
-      int configurations = query.get("routed").asBoolean() ? 4 : 3;
-      assertThat(query.get("configurations")).hasSize(configurations);
+      String name = query.get("query").asText();
+      int configurations =
+          (query.get("routed").asBoolean() ? 4 : 3)
+              + (QuestdbQueries.raw(name).isPresent() ? 1 : 0)
+              + (QuestdbQueries.view(name).isPresent() ? 1 : 0);
+      assertThat(query.get("configurations")).as(name).hasSize(configurations);
     }
-    assertThat(markdown).contains("= timelake (not routed)");
+    assertThat(markdown).contains("= timelake (not routed)", "no view", "### Against QuestDB");
+    assertThat(markdown).containsPattern("\\| \\*\\*geometric mean\\*\\* \\(17 queries\\)");
     byte[] svg = Files.readAllBytes(results.resolve(BenchmarkReport.SVG_FILE));
     assertThat(
             DocumentBuilderFactory.newInstance()
@@ -148,7 +190,7 @@ class BenchmarkRunnerTest {
         .endsWith(
             ", DuckDB memory_limit "
                 + BenchmarkRunner.defaultMemoryLimit()
-                + " for each of 3 engines");
+                + " for each of 3 engines, QuestDB 9.2.0 embedded");
     assertThat(BenchmarkRunner.defaultMemoryLimit()).matches("[0-9]+GB");
   }
 

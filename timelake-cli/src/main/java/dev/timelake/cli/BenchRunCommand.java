@@ -88,6 +88,16 @@ final class BenchRunCommand implements Callable<Integer> {
   private boolean queriesOnly;
 
   @Option(
+      names = "--without-questdb",
+      description =
+          "Leave QuestDB out. By default the run starts an embedded QuestDB bound to 127.0.0.1"
+              + " (PostgreSQL protocol only, in a temporary folder deleted afterwards), loads the"
+              + " readings without copies into a table with DEDUP UPSERT KEYS(time, tag), builds"
+              + " its materialized views and runs every query it can ask side by side (columns"
+              + " questdb and questdb-views).")
+  private boolean withoutQuestdb;
+
+  @Option(
       names = "--memory-limit",
       paramLabel = "SIZE",
       description =
@@ -127,6 +137,9 @@ final class BenchRunCommand implements Callable<Integer> {
     }
     if (queriesOnly) {
       builder.queriesOnly();
+    }
+    if (withoutQuestdb) {
+      builder.withoutQuestdb();
     }
     if (memoryLimit != null) {
       builder.memoryLimit(memoryLimit);

@@ -93,7 +93,9 @@ class BenchCommandTest {
         .contains("| latest | ")
         .contains("min / median of 1 run, no warm-up")
         .doesNotContain("| gaps | 20 |")
-        .contains("| bulk load (generation), earlier run | ");
+        .contains("| bulk load (generation), earlier run | ")
+        .contains(" questdb | questdb-views |")
+        .contains("| QuestDB: bulk load (read_parquet");
     assertThat(run.err()).contains("Results written to " + results);
     assertThat(Files.readString(results.resolve("results.md"))).isEqualTo(run.out());
     assertThat(results.resolve("results.json")).isRegularFile();
@@ -110,6 +112,7 @@ class BenchCommandTest {
       "1",
       "--no-warm-up",
       "--queries-only",
+      "--without-questdb",
       "--out",
       directory.resolve("again").toString()
     };
@@ -120,7 +123,8 @@ class BenchCommandTest {
         .contains("| latest | ")
         .doesNotContain("maintain after the load")
         .doesNotContain("create 1-minute rollup")
-        .doesNotContain("After `maintain`");
+        .doesNotContain("After `maintain`")
+        .doesNotContain("questdb");
     assertThat(dataLine(second.out())).isEqualTo(dataLine(first.out()));
   }
 
