@@ -80,6 +80,14 @@ final class ServeCommand extends LakeCommand {
   private java.nio.file.Path tlsKey;
 
   @Option(
+      names = "--require-tls",
+      description =
+          "Refuse PostgreSQL clients that do not ask for TLS (before any password is sent);"
+              + " needs --tls-cert and --tls-key. The HTTP port speaks only HTTPS whenever TLS is"
+              + " configured.")
+  private boolean requireTls;
+
+  @Option(
       names = "--max-connections",
       paramLabel = "N",
       description = "Clients served at once; more are refused (default: 64).")
@@ -132,7 +140,7 @@ final class ServeCommand extends LakeCommand {
             "Serving %s over the PostgreSQL protocol on %s%s%s; stop with Ctrl-C%n",
             lake.description(),
             server.address(),
-            tls.isPresent() ? " (TLS offered)" : "",
+            tls.isEmpty() ? "" : tls.get().isRequired() ? " (TLS required)" : " (TLS offered)",
             lineProtocol == null
                 ? ""
                 : ", line protocol on "
@@ -208,6 +216,10 @@ final class ServeCommand extends LakeCommand {
 
   private java.util.Optional<Tls> tls() {
     if (tlsCertificate == null && tlsKey == null) {
+      if (requireTls) {
+        throw TimelakeException.validation(
+            "Cannot serve: --require-tls needs --tls-cert and --tls-key");
+      }
       return java.util.Optional.empty();
     }
     if (tlsCertificate == null || tlsKey == null) {
@@ -216,7 +228,8 @@ final class ServeCommand extends LakeCommand {
           tlsCertificate == null ? "--tls-cert" : "--tls-key");
     }
     try {
-      return java.util.Optional.of(Tls.fromPem(tlsCertificate, tlsKey));
+      Tls tls = Tls.fromPem(tlsCertificate, tlsKey);
+      return java.util.Optional.of(requireTls ? tls.required() : tls);
     } catch (IOException e) {
       throw TimelakeException.validation("Cannot serve: cannot read %s", e.getMessage());
     } catch (IllegalArgumentException e) {

@@ -64,6 +64,22 @@ class ServeCommandTest {
   }
 
   @Test
+  void refusesToRequireTlsWithoutACertificate() {
+    Run run =
+        CliRunner.runWithoutWarehouse(
+            "",
+            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
+            "--warehouse",
+            directory.resolve("w").toString(),
+            "serve",
+            "--pg-port",
+            "0",
+            "--require-tls");
+    assertThat(run.status()).isNotZero();
+    assertThat(run.err()).contains("--require-tls needs --tls-cert and --tls-key");
+  }
+
+  @Test
   void hashPasswordPrintsAUsersFileLineThatLogsIn() {
     Run run =
         new CliRunner(directory.resolve("w")).runWithInput("s3cret\n", "hash-password", "grafana");

@@ -1,6 +1,8 @@
 package dev.timelake.engine;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +41,9 @@ public final class SqlText {
     return "CAST(" + literal(value) + " AS " + type + ")";
   }
 
+  /** The opening of a dollar-quoted string: {@code $$} or {@code $tag$} (not {@code $1}). */
+  private static final Pattern DOLLAR_QUOTE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*+)?\\$");
+
   /** A DuckDB list of string literals, e.g. {@code ['a.parquet', 'b.parquet']}. */
   public static String literalList(List<String> values) {
     return values.stream().map(SqlText::literal).collect(Collectors.joining(", ", "[", "]"));
@@ -46,12 +51,21 @@ public final class SqlText {
 
   /**
    * Where the token at {@code start} of {@code sql} ends when it is a string literal, a quoted
-   * identifier or a comment ({@code '…'} and {@code "…"} with doubled quotes inside, {@code --} to
-   * the end of the line, {@code /* … *}{@code /}); {@code start + 1} for any other character. Lets
-   * callers find semicolons and placeholders that are SQL, not text.
+   * identifier or a comment ({@code '…'} and {@code "…"} with doubled quotes inside, dollar-quoted
+   * {@code $$…$$} and {@code $tag$…$tag$}, {@code --} to the end of the line, {@code /* … *}{@code
+   * /}); {@code start + 1} for any other character. Lets callers find semicolons and placeholders
+   * that are SQL, not text.
    */
   public static int endOfToken(String sql, int start) {
     char c = sql.charAt(start);
+    if (c == '$') {
+      Matcher tag = DOLLAR_QUOTE.matcher(sql).region(start, sql.length());
+      if (tag.lookingAt()) {
+        int close = sql.indexOf(tag.group(), tag.end());
+        return close < 0 ? sql.length() : close + tag.group().length();
+      }
+      return start + 1;
+    }
     if (c == '\'' || c == '"') {
       int i = start + 1;
       while (i < sql.length()) {

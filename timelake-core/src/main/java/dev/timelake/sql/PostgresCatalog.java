@@ -1,5 +1,6 @@
 package dev.timelake.sql;
 
+import dev.timelake.TimelakeException;
 import dev.timelake.engine.Engine;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
@@ -95,6 +96,19 @@ final class PostgresCatalog {
           "(?i)pg_|information_schema|quote_ident|parse_ident|array_lower|array_upper"
               + "|current_setting|current_database|version|format_type");
 
+  /** PostgreSQL 16's reserved key words (its appendix C), as a DuckDB list literal. */
+  private static final String RESERVED_WORDS =
+      "['all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'asymmetric', 'both',"
+          + " 'case', 'cast', 'check', 'collate', 'column', 'constraint', 'create',"
+          + " 'current_catalog', 'current_date', 'current_role', 'current_time',"
+          + " 'current_timestamp', 'current_user', 'default', 'deferrable', 'desc', 'distinct',"
+          + " 'do', 'else', 'end', 'except', 'false', 'fetch', 'for', 'foreign', 'from', 'grant',"
+          + " 'group', 'having', 'in', 'initially', 'intersect', 'into', 'lateral', 'leading',"
+          + " 'limit', 'localtime', 'localtimestamp', 'not', 'null', 'offset', 'on', 'only', 'or',"
+          + " 'order', 'placing', 'primary', 'references', 'returning', 'select', 'session_user',"
+          + " 'some', 'symmetric', 'system_user', 'table', 'then', 'to', 'trailing', 'true',"
+          + " 'union', 'unique', 'user', 'using', 'variadic', 'when', 'where', 'window', 'with']";
+
   /** The words a catalog query starts with: it reads, never writes. */
   private static final Set<String> QUERIES = Set.of("select", "with", "values", "table");
 
@@ -127,6 +141,33 @@ final class PostgresCatalog {
           "max_index_keys");
 
   private static final Pattern SHOW = Pattern.compile("(?is)SHOW\\s++([a-z_]++)\\s*+;?+");
+
+  private static final Pattern MAYBE_INTERNAL =
+      Pattern.compile("(?i)tl_(pg|information_schema)\\b");
+
+  /**
+   * Refuses a statement that names the definitions' schemas itself: they are shared by every
+   * session of the lake's engine, so one client must not drop or redefine them for the others.
+   * Rewritten statements name them; what a client writes may not.
+   *
+   * @throws TimelakeException naming the schema
+   */
+  static void refuseInternalNames(String sql) {
+    if (!MAYBE_INTERNAL.matcher(sql).find()) {
+      return;
+    }
+    for (String token : tokens(sql)) {
+      String name = token.startsWith("\"") ? token.replace("\"", "") : token;
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.equals("tl_pg") || lower.equals("tl_information_schema")) {
+        throw TimelakeException.validation(
+            "The statement names Timelake's own schema %s, which holds the PostgreSQL catalog"
+                + " definitions every session shares; query pg_catalog and information_schema"
+                + " instead",
+            lower);
+      }
+    }
+  }
 
   /** True when {@code sql} reads the PostgreSQL catalog (and needs {@link #rewrite}). */
   static boolean mentions(String sql) {
@@ -597,8 +638,11 @@ final class PostgresCatalog {
           "CREATE OR REPLACE MACRO $S.pg_relation_is_publishable(relation) AS false",
           "CREATE OR REPLACE MACRO $S.pg_get_statisticsobjdef_columns(id) AS"
               + " CAST(NULL AS VARCHAR)",
+          // PostgreSQL quotes its reserved words too: quote_ident('order') is "order".
           "CREATE OR REPLACE MACRO $S.quote_ident(name) AS CASE WHEN"
-              + " regexp_full_match(name, '[a-z_][a-z0-9_$]*') THEN name"
+              + " regexp_full_match(name, '[a-z_][a-z0-9_$]*') AND NOT list_contains("
+              + RESERVED_WORDS
+              + ", name) THEN name"
               + " ELSE '\"' || replace(name, '\"', '\"\"') || '\"' END",
           "CREATE OR REPLACE MACRO $S.parse_ident(name) AS"
               + " list_transform(string_split(name, '.'), lambda part: trim(part, '\"'))",

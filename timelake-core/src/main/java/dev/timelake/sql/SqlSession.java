@@ -127,6 +127,7 @@ public final class SqlSession implements AutoCloseable {
   /** Runs one statement. */
   public StatementOutcome execute(String sql) {
     String text = LatestRows.latestOn(stripTrailingSemicolon(sql));
+    PostgresCatalog.refuseInternalNames(text);
     Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
     if (rollupStatement.isPresent()) {
       return rollups.run(rollupStatement.get(), clock.instant());

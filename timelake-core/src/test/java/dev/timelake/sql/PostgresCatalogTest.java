@@ -2,10 +2,12 @@ package dev.timelake.sql;
 
 import static dev.timelake.TestTables.readings;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
+import dev.timelake.TimelakeException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -191,6 +193,11 @@ class PostgresCatalogTest {
                 "SELECT quote_ident(table_name) AS \"table\" FROM information_schema.tables WHERE"
                     + " quote_ident(table_schema) = 'iot' ORDER BY 1"))
         .containsExactly(List.of("readings"));
+    assertThat(
+            rows(
+                "SELECT quote_ident('order'), quote_ident('orders'), quote_ident('Mixed'),"
+                    + " quote_ident('a\"b')"))
+        .containsExactly(List.of("\"order\"", "orders", "\"Mixed\"", "\"a\"\"b\""));
     String searchPath =
         " quote_ident(table_schema) IN ( SELECT CASE WHEN trim(s[i]) = '\"$user\"' THEN user ELSE"
             + " trim(s[i]) END FROM generate_series("
@@ -253,12 +260,32 @@ class PostgresCatalogTest {
   }
 
   @Test
+  void statementsNamingTheSharedDefinitionsAreRefused() {
+    for (String sql :
+        List.of(
+            "DROP SCHEMA memory.tl_pg CASCADE",
+            "CREATE OR REPLACE MACRO memory.tl_pg.version() AS 'x'",
+            "SELECT * FROM \"TL_INFORMATION_SCHEMA\".tables")) {
+      assertThatThrownBy(() -> rows(sql))
+          .as(sql)
+          .isInstanceOf(TimelakeException.class)
+          .hasMessageContaining("names Timelake's own schema")
+          .hasMessageContaining("pg_catalog");
+    }
+    // As text they are anyone's.
+    assertThat(rows("SELECT 'tl_pg' AS name")).containsExactly(List.of("tl_pg"));
+    assertThat(rows("SELECT version() LIKE 'PostgreSQL 16.0%'")).containsExactly(List.of(true));
+  }
+
+  @Test
   void ordinaryQueriesAreNotCatalogQueries() {
     assertThat(PostgresCatalog.mentions("SELECT avg(value) FROM iot.readings")).isFalse();
     // Names, literals and comments that look like the catalog, and statements that write.
     assertThat(PostgresCatalog.mentions("SELECT * FROM iot.pg_metrics WHERE host = 'pg_class'"))
         .isFalse();
     assertThat(PostgresCatalog.mentions("SELECT 1 -- pg_catalog.pg_class")).isFalse();
+    assertThat(PostgresCatalog.mentions("SELECT $$pg_catalog.pg_class$$ AS t")).isFalse();
+    assertThat(PostgresCatalog.mentions("SELECT $q$ it's pg_catalog.pg_class $q$ AS t")).isFalse();
     assertThat(
             PostgresCatalog.mentions(
                 "CREATE TABLE iot.pg_metrics (host VARCHAR, time TIMESTAMPTZ, v DOUBLE)"))

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class Credentials {
 
   /** Passwords already checked, by digest of user and password: PBKDF2 once, not per request. */
   private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
+  /** Failed logins per address, for every server these credentials guard. */
+  private final LoginThrottle throttle = new LoginThrottle(Clock.systemUTC());
 
   private Credentials(Map<String, ScramSecret> users, Optional<ScramSecret> anyUser) {
     this.users = Map.copyOf(users);
@@ -120,6 +124,11 @@ public final class Credentials {
     } catch (java.security.GeneralSecurityException e) {
       throw new IllegalStateException("HMAC-SHA-256 is part of every Java runtime", e);
     }
+  }
+
+  /** The failed-login throttle the servers that share these credentials share too. */
+  LoginThrottle throttle() {
+    return throttle;
   }
 
   /** The verifier {@code user} logs in with, if that user may log in. */

@@ -9,10 +9,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
@@ -52,6 +54,12 @@ public final class LineProtocolServer implements AutoCloseable {
    */
   static final int MAX_BYTES_IN_FLIGHT = 512 << 20;
 
+  /**
+   * How long a client may take to send its request's headers, and then its body: a client that
+   * sends slowly (or stops) must not hold one of the request threads for longer.
+   */
+  static final Duration REQUEST_DEADLINE = Duration.ofSeconds(120);
+
   private final java.util.concurrent.Semaphore inFlight;
 
   /** The largest request body accepted, after decompression. */
@@ -63,9 +71,19 @@ public final class LineProtocolServer implements AutoCloseable {
   private final Credentials credentials;
   private final LineProtocolWriter writer;
   private final Clock clock;
+  private final java.util.concurrent.ScheduledExecutorService deadlines =
+      Executors.newSingleThreadScheduledExecutor(
+          LineProtocolWriter.daemons("timelake-http-deadline"));
+  private final Duration bodyDeadline;
 
   private LineProtocolServer(
-      HttpServer http, Lake lake, Credentials credentials, int threads, int bytesInFlight) {
+      HttpServer http,
+      Lake lake,
+      Credentials credentials,
+      int threads,
+      int bytesInFlight,
+      Duration bodyDeadline) {
+    this.bodyDeadline = bodyDeadline;
     this.inFlight = new java.util.concurrent.Semaphore(bytesInFlight >> 10);
     this.http = http;
     this.credentials = credentials;
@@ -93,20 +111,30 @@ public final class LineProtocolServer implements AutoCloseable {
   public static LineProtocolServer start(
       Lake lake, InetSocketAddress address, Credentials credentials, Optional<Tls> tls)
       throws IOException {
-    return start(lake, address, credentials, tls, MAX_BYTES_IN_FLIGHT);
+    return start(lake, address, credentials, tls, MAX_BYTES_IN_FLIGHT, REQUEST_DEADLINE);
   }
 
-  /** Like the others, holding at most {@code bytesInFlight} request bytes at once (tests). */
+  /**
+   * Like the others, holding at most {@code bytesInFlight} request bytes at once and waiting at
+   * most {@code bodyDeadline} for a body (tests).
+   */
   static LineProtocolServer start(
       Lake lake,
       InetSocketAddress address,
       Credentials credentials,
       Optional<Tls> tls,
-      int bytesInFlight)
+      int bytesInFlight,
+      Duration bodyDeadline)
       throws IOException {
     if (credentials == null) {
       throw new IllegalArgumentException(
           "A server admits nobody without a password: set " + Credentials.PASSWORD_VARIABLE);
+    }
+    // The JDK's server closes connections whose headers take longer; read once, when the first
+    // server of the process starts, so a value the user set for the JVM wins.
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty(
+          "sun.net.httpserver.maxReqTime", Long.toString(REQUEST_DEADLINE.toSeconds()));
     }
     HttpServer http;
     try {
@@ -124,7 +152,8 @@ public final class LineProtocolServer implements AutoCloseable {
           "Cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e, e);
     }
     LineProtocolServer server =
-        new LineProtocolServer(http, lake, credentials, REQUEST_THREADS, bytesInFlight);
+        new LineProtocolServer(
+            http, lake, credentials, REQUEST_THREADS, bytesInFlight, bodyDeadline);
     http.start();
     return server;
   }
@@ -156,11 +185,27 @@ public final class LineProtocolServer implements AutoCloseable {
             respond(exchange, 405, error("method not allowed", method + " " + path + "; use POST"));
             return;
           }
+          InetAddress client = exchange.getRemoteAddress().getAddress();
+          Optional<Duration> blocked = credentials.throttle().blocked(client);
+          if (blocked.isPresent()) {
+            exchange
+                .getResponseHeaders()
+                .set("Retry-After", Long.toString(Math.max(1, blocked.get().toSeconds() + 1)));
+            respond(
+                exchange,
+                429,
+                error("too many requests", LoginThrottle.refusal(client, blocked.get())));
+            return;
+          }
           if (!authorized(exchange, query)) {
+            if (presentsCredentials(exchange, query)) {
+              credentials.throttle().failed(client);
+            }
             exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
             respond(exchange, 401, error("unauthorized", "Wrong or missing credentials"));
             return;
           }
+          credentials.throttle().succeeded(client);
           write(exchange, query, path.equals("/write"));
         }
         default -> respond(exchange, 404, error("not found", "No endpoint " + path));
@@ -200,6 +245,10 @@ public final class LineProtocolServer implements AutoCloseable {
       HttpExchange exchange, String namespace, LineProtocol.Precision precision, Held held)
       throws IOException {
     Optional<byte[]> body;
+    // A body that does not arrive in time: closing the exchange ends the blocked read.
+    java.util.concurrent.ScheduledFuture<?> deadline =
+        deadlines.schedule(
+            exchange::close, bodyDeadline.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
       body = body(exchange, held);
     } catch (java.util.zip.ZipException | java.io.EOFException e) {
@@ -211,6 +260,8 @@ public final class LineProtocolServer implements AutoCloseable {
           503,
           error("unavailable", "The server holds too much request data right now; send it again"));
       return;
+    } finally {
+      deadline.cancel(false);
     }
     if (body.isEmpty()) {
       respond(
@@ -267,7 +318,6 @@ public final class LineProtocolServer implements AutoCloseable {
     return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
   }
 
-  /** The request body, gunzipped when sent so; empty when it is over the limit. */
   /** The in-flight budget is spent. */
   private static final class Busy extends RuntimeException {
     Busy() {
@@ -275,6 +325,7 @@ public final class LineProtocolServer implements AutoCloseable {
     }
   }
 
+  /** The request body, gunzipped when sent so; empty when it is over the limit. */
   private Optional<byte[]> body(HttpExchange exchange, Held held) throws IOException {
     InputStream in = exchange.getRequestBody();
     String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
@@ -298,6 +349,11 @@ public final class LineProtocolServer implements AutoCloseable {
       out.write(buffer, 0, read);
     }
     return Optional.of(out.toByteArray());
+  }
+
+  /** A request without any credentials guesses no password: it is not counted as a failure. */
+  private static boolean presentsCredentials(HttpExchange exchange, Map<String, String> query) {
+    return exchange.getRequestHeaders().containsKey("Authorization") || query.containsKey("p");
   }
 
   private boolean authorized(HttpExchange exchange, Map<String, String> query) {
@@ -378,6 +434,7 @@ public final class LineProtocolServer implements AutoCloseable {
   @Override
   public void close() {
     http.stop(1);
+    deadlines.shutdownNow();
     workers.shutdownNow();
     writer.close();
     allocator.close();

@@ -13,6 +13,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -200,6 +201,13 @@ final class PgConnection implements Runnable {
       }
       break;
     }
+    if (tls.isPresent() && tls.get().isRequired() && !(socket instanceof javax.net.ssl.SSLSocket)) {
+      fatal(
+          "28000",
+          "This server requires TLS: connect with sslmode=require (psql, libpq) or ssl=true"
+              + " (pgjdbc)");
+      return false;
+    }
     if (cancels.size() >= limits.maxConnections()) {
       // Counted after the startup packet: a cancel request, on its own connection, is not one.
       fatal(
@@ -207,9 +215,15 @@ final class PgConnection implements Runnable {
           "Too many connections: this server admits " + limits.maxConnections() + " at once");
       return false;
     }
+    Optional<Duration> blocked = credentials.throttle().blocked(socket.getInetAddress());
+    if (blocked.isPresent()) {
+      fatal("28000", LoginThrottle.refusal(socket.getInetAddress(), blocked.get()));
+      return false;
+    }
     if (!authenticate(in, credentials)) {
       return false;
     }
+    credentials.throttle().succeeded(socket.getInetAddress());
     session = lake.newSession();
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
@@ -260,6 +274,7 @@ final class PgConnection implements Runnable {
     }
     String serverFinal = scram.serverFinal(new String(last.body(), StandardCharsets.UTF_8));
     if (serverFinal.isEmpty()) {
+      credentials.throttle().failed(socket.getInetAddress());
       fatal("28P01", "Password authentication failed for user \"" + user + "\"");
       return false;
     }

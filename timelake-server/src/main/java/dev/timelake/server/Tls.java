@@ -31,9 +31,25 @@ public final class Tls {
       Pattern.compile("-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\\s]+)-----END PRIVATE KEY-----");
 
   private final SSLContext context;
+  private final boolean required;
 
-  private Tls(SSLContext context) {
+  private Tls(SSLContext context, boolean required) {
     this.context = context;
+    this.required = required;
+  }
+
+  /**
+   * The same TLS, required: a PostgreSQL client that does not ask for it is refused after its
+   * startup packet, before any password is exchanged (PostgreSQL's {@code hostssl}). The HTTP
+   * server speaks only HTTPS whenever it has TLS, so this changes nothing there.
+   */
+  public Tls required() {
+    return new Tls(context, true);
+  }
+
+  /** True when clients must use TLS. */
+  public boolean isRequired() {
+    return required;
   }
 
   /**
@@ -65,7 +81,7 @@ public final class Tls {
       keys.init(store, new char[0]);
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(keys.getKeyManagers(), null, null);
-      return new Tls(context);
+      return new Tls(context, false);
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException(
           "The TLS key " + key + " does not fit the certificate " + certificate + ": " + e, e);

@@ -200,7 +200,8 @@ class LineProtocolServerTest {
             new InetSocketAddress("127.0.0.1", 0),
             new Credentials("tl", PASSWORD),
             java.util.Optional.empty(),
-            4 << 10)) {
+            4 << 10,
+            LineProtocolServer.REQUEST_DEADLINE)) {
       String line = "readings,device=d1 value=1 1767225600\n";
       HttpResponse<String> busy =
           http.send(
@@ -228,6 +229,38 @@ class LineProtocolServerTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(fits.statusCode()).isEqualTo(204); // the budget came back after the 503
+    }
+  }
+
+  @Test
+  void aClientThatStopsSendingItsBodyIsCutOffAndWritesNothing() throws Exception {
+    try (LineProtocolServer strict =
+            LineProtocolServer.start(
+                lake,
+                new InetSocketAddress("127.0.0.1", 0),
+                new Credentials("tl", PASSWORD),
+                java.util.Optional.empty(),
+                LineProtocolServer.MAX_BYTES_IN_FLIGHT,
+                java.time.Duration.ofMillis(300));
+        java.net.Socket slow = new java.net.Socket("127.0.0.1", strict.port())) {
+      slow.setSoTimeout(10_000);
+      String head =
+          "POST /api/v2/write?bucket=iot&precision=s HTTP/1.1\r\nHost: x\r\nAuthorization: Token "
+              + PASSWORD
+              + "\r\nContent-Length: 1000\r\n\r\nreadings,device=d1 value=1 1767225600\n";
+      slow.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      slow.getOutputStream().flush();
+      long started = System.nanoTime();
+      // The server closes the connection (an end or a reset) instead of waiting for the rest.
+      int answer;
+      try {
+        answer = slow.getInputStream().read();
+      } catch (java.net.SocketException reset) {
+        answer = -1;
+      }
+      assertThat(answer).isEqualTo(-1);
+      assertThat(System.nanoTime() - started).isLessThan(8_000_000_000L);
+      assertThat(lake.tables()).isEmpty();
     }
   }
 
@@ -281,6 +314,24 @@ class LineProtocolServerTest {
                     HttpResponse.BodyHandlers.ofString())
                 .statusCode())
         .isEqualTo(204);
+  }
+
+  @Test
+  void anAddressThatKeepsGuessingIsRefusedWithoutAPasswordCheck() throws Exception {
+    byte[] body = "cpu,host=a usage=1 1".getBytes(StandardCharsets.UTF_8);
+    // Requests without credentials guess nothing and are not counted.
+    for (int i = 0; i < LoginThrottle.FAILURES_BEFORE_BLOCK + 2; i++) {
+      assertThat(post("/api/v2/write?bucket=iot", null, body).statusCode()).isEqualTo(401);
+    }
+    for (int i = 0; i < LoginThrottle.FAILURES_BEFORE_BLOCK; i++) {
+      assertThat(post("/api/v2/write?bucket=iot", "Token guess" + i, body).statusCode())
+          .isEqualTo(401);
+    }
+    HttpResponse<String> refused = post("/api/v2/write?bucket=iot", "Token " + PASSWORD, body);
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("Too many failed logins from 127.0.0.1: try again in");
+    assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+    assertThat(lake.tables()).isEmpty();
   }
 
   @Test

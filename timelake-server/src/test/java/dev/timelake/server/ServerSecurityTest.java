@@ -127,6 +127,24 @@ class ServerSecurityTest {
   }
 
   @Test
+  void anAddressThatKeepsGuessingPasswordsIsRefusedForAWhile() throws Exception {
+    try (Lake lake = Lake.open(folder.resolve("wh-guessing"));
+        PgServer server =
+            PgServer.start(
+                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", "right pw"))) {
+      String url = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake";
+      for (int i = 0; i < LoginThrottle.FAILURES_BEFORE_BLOCK; i++) {
+        String guess = "guess " + i;
+        assertThatThrownBy(() -> DriverManager.getConnection(url, "tl", guess))
+            .hasMessageContaining("Password authentication failed");
+      }
+      // Even the right password is not checked now: the answer says when to try again.
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "tl", "right pw"))
+          .hasMessageContaining("Too many failed logins from 127.0.0.1: try again in");
+    }
+  }
+
+  @Test
   void aClientThatHasNotLoggedInCannotMakeTheServerAllocateMuch() throws Exception {
     try (Lake lake = Lake.open(folder.resolve("wh-startup"));
         PgServer server =
@@ -163,6 +181,29 @@ class ServerSecurityTest {
     assertThat(ScramSecret.parse(secret).text()).isEqualTo(secret);
     assertThat(ScramSecret.parse(secret).matches("x")).isTrue();
     assertThat(ScramSecret.parse(secret).matches("y")).isFalse();
+  }
+
+  @Test
+  void aServerThatRequiresTlsRefusesPlainClientsBeforeTheirPassword() throws Exception {
+    Tls tls = Tls.fromPem(certificate, key).required();
+    try (Lake lake = Lake.open(folder.resolve("wh-tls-required"));
+        PgServer server =
+            PgServer.start(
+                lake,
+                new InetSocketAddress("127.0.0.1", 0),
+                new Credentials("tl", "tls pw"),
+                ServerLimits.DEFAULT,
+                Optional.of(tls))) {
+      String base = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake";
+      assertThatThrownBy(() -> DriverManager.getConnection(base + "?sslmode=disable", "tl", "x"))
+          .hasMessageContaining("This server requires TLS: connect with sslmode=require");
+      try (Connection connection =
+              DriverManager.getConnection(base + "?sslmode=require", "tl", "tls pw");
+          ResultSet rows = connection.createStatement().executeQuery("SELECT 'over tls'")) {
+        rows.next();
+        assertThat(rows.getString(1)).isEqualTo("over tls");
+      }
+    }
   }
 
   @Test
