@@ -63,6 +63,7 @@ public final class BenchmarkRunner {
   private final boolean warmUp;
   private final boolean queriesOnly;
   private final boolean questdb;
+  private final Set<Configuration> configurations;
   private final String memoryLimit;
   private final Set<String> queries;
   private final Consumer<String> progress;
@@ -73,7 +74,12 @@ public final class BenchmarkRunner {
     this.runs = builder.runs;
     this.warmUp = builder.warmUp;
     this.queriesOnly = builder.queriesOnly;
-    this.questdb = builder.questdb;
+    this.configurations = java.util.EnumSet.copyOf(builder.configurations);
+    this.configurations.add(Configuration.TIMELAKE);
+    this.questdb =
+        builder.questdb
+            && (configurations.contains(Configuration.QUESTDB)
+                || configurations.contains(Configuration.QUESTDB_VIEWS));
     this.memoryLimit = builder.memoryLimit != null ? builder.memoryLimit : defaultMemoryLimit();
     this.queries = Set.copyOf(builder.queries);
     this.progress = builder.progress;
@@ -243,14 +249,26 @@ public final class BenchmarkRunner {
     QuestdbServer server = null;
     try {
       targets.add(TimelakeTarget.unrouted(lake));
-      targets.add(TimelakeTarget.routed(lake));
-      targets.add(DuckdbTarget.plain(readingFiles, tagFiles, memoryLimit));
-      targets.add(DuckdbTarget.qualified(readingFiles, tagFiles, memoryLimit));
+      if (configurations.contains(Configuration.TIMELAKE_ROUTED)) {
+        targets.add(TimelakeTarget.routed(lake));
+      }
+      if (configurations.contains(Configuration.DUCKDB)) {
+        targets.add(DuckdbTarget.plain(readingFiles, tagFiles, memoryLimit));
+      }
+      if (configurations.contains(Configuration.DUCKDB_QUALIFY)) {
+        targets.add(DuckdbTarget.qualified(readingFiles, tagFiles, memoryLimit));
+      }
       if (withQuestdb) {
         progress.accept("starting QuestDB");
         server = QuestdbServer.start(Path.of(System.getProperty("java.io.tmpdir")));
         operations.addAll(server.load(readingFiles, tagFiles, memoryLimit, progress));
-        targets.addAll(server.targets());
+        for (QueryTarget target : server.targets()) {
+          if (configurations.contains(target.configuration())) {
+            targets.add(target);
+          } else {
+            target.close();
+          }
+        }
       }
       return new QueryPhase(targets, warmUp, runs, progress).run(selected);
     } finally {
@@ -268,6 +286,7 @@ public final class BenchmarkRunner {
     private boolean warmUp = true;
     private boolean queriesOnly;
     private boolean questdb = true;
+    private final Set<Configuration> configurations = java.util.EnumSet.allOf(Configuration.class);
     private String memoryLimit;
     private final Set<String> queries = new LinkedHashSet<>();
     private Consumer<String> progress = message -> {};
@@ -314,6 +333,18 @@ public final class BenchmarkRunner {
      */
     public Builder withoutQuestdb() {
       this.questdb = false;
+      return this;
+    }
+
+    /**
+     * Runs only these configurations (default: all); {@code timelake}, whose answers the others are
+     * compared with, always runs. For measuring some columns again without the hours the others
+     * take.
+     */
+    public Builder configurations(List<Configuration> chosen) {
+      configurations.clear();
+      configurations.addAll(chosen);
+      configurations.add(Configuration.TIMELAKE);
       return this;
     }
 

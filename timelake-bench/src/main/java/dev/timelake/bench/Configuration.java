@@ -24,6 +24,23 @@ public enum Configuration {
     this.label = label;
   }
 
+  /**
+   * The configuration labelled {@code label}.
+   *
+   * @throws dev.timelake.TimelakeException naming the labels when none is
+   */
+  public static Configuration parse(String label) {
+    for (Configuration configuration : values()) {
+      if (configuration.label.equals(label)) {
+        return configuration;
+      }
+    }
+    throw dev.timelake.TimelakeException.validation(
+        "Unknown configuration '%s' (configurations: %s)",
+        label,
+        String.join(", ", java.util.Arrays.stream(values()).map(Configuration::label).toList()));
+  }
+
   /** The name used in reports. */
   public String label() {
     return label;

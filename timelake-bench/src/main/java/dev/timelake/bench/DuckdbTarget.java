@@ -1,13 +1,11 @@
 package dev.timelake.bench;
 
 import dev.timelake.ErrorCode;
-import dev.timelake.QueryFailedException;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.SqlText;
 import dev.timelake.signal.SignalFunctions;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -91,28 +89,7 @@ final class DuckdbTarget implements QueryTarget {
 
   @Override
   public Execution run(String sql, boolean keepRows) {
-    long started = System.nanoTime();
-    try (Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery(sql)) {
-      Execution.Cursor<SQLException> cursor =
-          new Execution.Cursor<>() {
-            @Override
-            public boolean next() throws SQLException {
-              return result.next();
-            }
-
-            @Override
-            public Object value(int index) throws SQLException {
-              return result.getObject(index + 1);
-            }
-          };
-      return Execution.read(
-          cursor, result.getMetaData().getColumnCount(), keepRows, started, List::of, () -> false);
-    } catch (SQLException e) {
-      throw new QueryFailedException(
-          "Cannot run the query in " + configuration.label() + ": " + e.getMessage() + "\n" + sql,
-          e);
-    }
+    return JdbcQueries.run(connection, sql, keepRows, configuration);
   }
 
   @Override

@@ -77,6 +77,10 @@ final class QuestdbServer implements AutoCloseable {
               "line.tcp.enabled=false",
               "line.udp.enabled=false",
               "telemetry.enabled=false",
+              // A benchmark query may run for minutes, and a connection waits idle while the
+              // other targets run theirs: neither may be cut off (defaults: 1 minute, 5 minutes).
+              "query.timeout=2h",
+              "pg.net.connection.timeout=86400000",
               "cairo.sql.copy.root=" + root.resolve("import"),
               ""));
       // QuestDB's log goes to a file in its folder: its banner and advisories would bury the
@@ -312,8 +316,8 @@ final class QuestdbServer implements AutoCloseable {
   List<QueryTarget> targets() {
     List<QueryTarget> targets = new ArrayList<>();
     try {
-      targets.add(new QuestdbTarget(Configuration.QUESTDB, connect()));
-      targets.add(new QuestdbTarget(Configuration.QUESTDB_VIEWS, connect()));
+      targets.add(new QuestdbTarget(Configuration.QUESTDB, this::connect));
+      targets.add(new QuestdbTarget(Configuration.QUESTDB_VIEWS, this::connect));
       return targets;
     } catch (SQLException e) {
       targets.forEach(QueryTarget::close);

@@ -4,14 +4,7 @@ import dev.timelake.ErrorCode;
 import dev.timelake.QueryFailedException;
 import dev.timelake.TimelakeException;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.sql.Types;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.util.List;
 
 /**
  * QuestDB over its PostgreSQL protocol on loopback: the raw table ({@link Configuration#QUESTDB})
@@ -19,12 +12,19 @@ import java.util.List;
  * zone and are UTC; they are read as instants so that they compare with Timelake's.
  */
 final class QuestdbTarget implements QueryTarget {
-  private final Configuration configuration;
-  private final Connection connection;
+  /** Opens a connection to the server. */
+  interface Connector {
+    Connection connect() throws SQLException;
+  }
 
-  QuestdbTarget(Configuration configuration, Connection connection) {
+  private final Configuration configuration;
+  private final Connector connector;
+  private Connection connection;
+
+  QuestdbTarget(Configuration configuration, Connector connector) throws SQLException {
     this.configuration = configuration;
-    this.connection = connection;
+    this.connector = connector;
+    this.connection = connector.connect();
   }
 
   @Override
@@ -44,37 +44,26 @@ final class QuestdbTarget implements QueryTarget {
         .orElse("");
   }
 
+  /** A connection the server closed is opened again once, so one failure does not fail the rest. */
   @Override
   public Execution run(String sql, boolean keepRows) {
-    long started = System.nanoTime();
-    try (Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery(sql)) {
-      ResultSetMetaData metadata = result.getMetaData();
-      boolean[] timestamp = new boolean[metadata.getColumnCount()];
-      for (int i = 0; i < timestamp.length; i++) {
-        timestamp[i] = metadata.getColumnType(i + 1) == Types.TIMESTAMP;
+    try {
+      return JdbcQueries.run(connection, sql, keepRows, configuration);
+    } catch (QueryFailedException e) {
+      if (!(e.getCause() instanceof SQLException cause)
+          || cause.getSQLState() == null
+          || !cause.getSQLState().startsWith("08")) {
+        throw e;
       }
-      Execution.Cursor<SQLException> cursor =
-          new Execution.Cursor<>() {
-            @Override
-            public boolean next() throws SQLException {
-              return result.next();
-            }
-
-            @Override
-            public Object value(int index) throws SQLException {
-              if (timestamp[index]) {
-                LocalDateTime time = result.getObject(index + 1, LocalDateTime.class);
-                return time == null ? null : time.toInstant(ZoneOffset.UTC);
-              }
-              return result.getObject(index + 1);
-            }
-          };
-      return Execution.read(cursor, timestamp.length, keepRows, started, List::of, () -> false);
-    } catch (SQLException e) {
-      throw new QueryFailedException(
-          "Cannot run the query in " + configuration.label() + ": " + e.getMessage() + "\n" + sql,
-          e);
+      close();
+      try {
+        connection = connector.connect();
+      } catch (SQLException again) {
+        throw new QueryFailedException(
+            "Cannot reconnect to QuestDB in " + configuration.label() + ": " + again.getMessage(),
+            again);
+      }
+      return JdbcQueries.run(connection, sql, keepRows, configuration);
     }
   }
 

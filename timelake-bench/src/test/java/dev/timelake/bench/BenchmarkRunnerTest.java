@@ -94,19 +94,26 @@ class BenchmarkRunnerTest {
   }
 
   @Test
-  void leavesQuestdbOutWhenAsked(@TempDir Path lake) {
+  void runsOnlyTheChosenConfigurationsAndLeavesQuestdbOutWhenAsked(@TempDir Path lake) {
     BenchmarkReport without =
         BenchmarkRunner.builder()
             .plant(IiotGenerator.builder().scale(Scale.TINY).hours(2))
             .runs(1)
             .withoutWarmUp()
             .withoutQuestdb()
+            .configurations(List.of(Configuration.DUCKDB))
             .queriesOnly()
             .queries(List.of("latest"))
             .build()
             .run(lake);
-    assertThat(without.queries().get(0).of(Configuration.QUESTDB)).isEmpty();
+    assertThat(without.queries().get(0).configurations())
+        .extracting(ConfigurationFigures::configuration)
+        .containsExactly(Configuration.TIMELAKE, Configuration.DUCKDB);
     assertThat(without.markdown()).doesNotContain("questdb");
+    assertThatThrownBy(() -> Configuration.parse("spark"))
+        .hasMessage(
+            "Unknown configuration 'spark' (configurations: timelake, timelake-routed, duckdb,"
+                + " duckdb-qualify, questdb, questdb-views)");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.timelake.cli;
 
 import dev.timelake.bench.BenchmarkReport;
 import dev.timelake.bench.BenchmarkRunner;
+import dev.timelake.bench.Configuration;
 import dev.timelake.bench.IiotGenerator;
 import dev.timelake.bench.QueryFigures;
 import dev.timelake.bench.Scale;
@@ -88,6 +89,16 @@ final class BenchRunCommand implements Callable<Integer> {
   private boolean queriesOnly;
 
   @Option(
+      names = "--configurations",
+      split = ",",
+      paramLabel = "NAME",
+      description =
+          "Only these configurations, comma-separated: timelake, timelake-routed, duckdb,"
+              + " duckdb-qualify, questdb, questdb-views (default: all; timelake always runs, the"
+              + " others' answers are compared with it).")
+  private List<String> configurations = new ArrayList<>();
+
+  @Option(
       names = "--without-questdb",
       description =
           "Leave QuestDB out. By default the run starts an embedded QuestDB bound to 127.0.0.1"
@@ -137,6 +148,9 @@ final class BenchRunCommand implements Callable<Integer> {
     }
     if (queriesOnly) {
       builder.queriesOnly();
+    }
+    if (!configurations.isEmpty()) {
+      builder.configurations(configurations.stream().map(Configuration::parse).toList());
     }
     if (withoutQuestdb) {
       builder.withoutQuestdb();

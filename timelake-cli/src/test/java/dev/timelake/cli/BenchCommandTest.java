@@ -113,6 +113,8 @@ class BenchCommandTest {
       "--no-warm-up",
       "--queries-only",
       "--without-questdb",
+      "--configurations",
+      "timelake,duckdb",
       "--out",
       directory.resolve("again").toString()
     };
@@ -163,6 +165,18 @@ class BenchCommandTest {
     assertThat(run.status()).isEqualTo(2);
     assertThat(run.err())
         .startsWith("error: Unknown query 'fastest' (queries: daily-stats, six-hourly-totals,");
+  }
+
+  @Test
+  void rejectsAnUnknownConfigurationNamingTheKnownOnes() {
+    Run run =
+        new CliRunner(directory)
+            .run("bench", "run", "--scale", "tiny", "--configurations", "questdb,spark");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith("error: Unknown configuration 'spark' (configurations: timelake,")
+        .contains("questdb-views)");
   }
 
   @Test

@@ -185,44 +185,39 @@ class ServerSecurityTest {
 
   @Test
   void aServerThatRequiresTlsRefusesPlainClientsBeforeTheirPassword() throws Exception {
-    Tls tls = Tls.fromPem(certificate, key).required();
     try (Lake lake = Lake.open(folder.resolve("wh-tls-required"));
-        PgServer server =
-            PgServer.start(
-                lake,
-                new InetSocketAddress("127.0.0.1", 0),
-                new Credentials("tl", "tls pw"),
-                ServerLimits.DEFAULT,
-                Optional.of(tls))) {
+        PgServer server = tlsServer(lake, Tls.fromPem(certificate, key).required())) {
       String base = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake";
       assertThatThrownBy(() -> DriverManager.getConnection(base + "?sslmode=disable", "tl", "x"))
           .hasMessageContaining("This server requires TLS: connect with sslmode=require");
-      try (Connection connection =
-              DriverManager.getConnection(base + "?sslmode=require", "tl", "tls pw");
-          ResultSet rows = connection.createStatement().executeQuery("SELECT 'over tls'")) {
-        rows.next();
-        assertThat(rows.getString(1)).isEqualTo("over tls");
-      }
+      assertAnswersOverTls(base + "?sslmode=require");
+    }
+  }
+
+  /** A server for user tl with password "tls pw", offering {@code tls}. */
+  private static PgServer tlsServer(Lake lake, Tls tls) throws Exception {
+    return PgServer.start(
+        lake,
+        new InetSocketAddress("127.0.0.1", 0),
+        new Credentials("tl", "tls pw"),
+        ServerLimits.DEFAULT,
+        Optional.of(tls));
+  }
+
+  private static void assertAnswersOverTls(String url) throws Exception {
+    try (Connection connection = DriverManager.getConnection(url, "tl", "tls pw");
+        ResultSet rows = connection.createStatement().executeQuery("SELECT 'over tls'")) {
+      rows.next();
+      assertThat(rows.getString(1)).isEqualTo("over tls");
     }
   }
 
   @Test
   void postgresClientsMayAskForTls() throws Exception {
-    Tls tls = Tls.fromPem(certificate, key);
     try (Lake lake = Lake.open(folder.resolve("wh-tls"));
-        PgServer server =
-            PgServer.start(
-                lake,
-                new InetSocketAddress("127.0.0.1", 0),
-                new Credentials("tl", "tls pw"),
-                ServerLimits.DEFAULT,
-                Optional.of(tls))) {
-      String url = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?sslmode=require";
-      try (Connection connection = DriverManager.getConnection(url, "tl", "tls pw");
-          ResultSet rows = connection.createStatement().executeQuery("SELECT 'over tls'")) {
-        rows.next();
-        assertThat(rows.getString(1)).isEqualTo("over tls");
-      }
+        PgServer server = tlsServer(lake, Tls.fromPem(certificate, key))) {
+      assertAnswersOverTls(
+          "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?sslmode=require");
       // Without TLS, the same server still answers (sslmode=disable).
       try (Connection plain =
           DriverManager.getConnection(
