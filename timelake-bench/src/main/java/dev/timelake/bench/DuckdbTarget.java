@@ -94,10 +94,6 @@ final class DuckdbTarget implements QueryTarget {
 
   @Override
   public void close() {
-    try {
-      connection.close();
-    } catch (SQLException e) {
-      throw new TimelakeException(ErrorCode.INTERNAL, "Cannot close DuckDB: " + e.getMessage(), e);
-    }
+    JdbcQueries.close(connection, "DuckDB");
   }
 }

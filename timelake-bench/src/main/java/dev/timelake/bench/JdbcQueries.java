@@ -54,4 +54,20 @@ final class JdbcQueries {
           e);
     }
   }
+
+  /**
+   * Closes {@code connection} to {@code engine}.
+   *
+   * @throws dev.timelake.TimelakeException naming the engine if closing fails
+   */
+  static void close(Connection connection, String engine) {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new dev.timelake.TimelakeException(
+          dev.timelake.ErrorCode.INTERNAL,
+          "Cannot close the connection to " + engine + ": " + e.getMessage(),
+          e);
+    }
+  }
 }

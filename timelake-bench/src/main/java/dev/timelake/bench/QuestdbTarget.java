@@ -1,8 +1,6 @@
 package dev.timelake.bench;
 
-import dev.timelake.ErrorCode;
 import dev.timelake.QueryFailedException;
-import dev.timelake.TimelakeException;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -69,11 +67,6 @@ final class QuestdbTarget implements QueryTarget {
 
   @Override
   public void close() {
-    try {
-      connection.close();
-    } catch (SQLException e) {
-      throw new TimelakeException(
-          ErrorCode.INTERNAL, "Cannot close the QuestDB connection: " + e.getMessage(), e);
-    }
+    JdbcQueries.close(connection, "QuestDB");
   }
 }
