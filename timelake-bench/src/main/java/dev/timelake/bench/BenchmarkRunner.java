@@ -262,13 +262,7 @@ public final class BenchmarkRunner {
         progress.accept("starting QuestDB");
         server = QuestdbServer.start(Path.of(System.getProperty("java.io.tmpdir")));
         operations.addAll(server.load(readingFiles, tagFiles, memoryLimit, progress));
-        for (QueryTarget target : server.targets()) {
-          if (configurations.contains(target.configuration())) {
-            targets.add(target);
-          } else {
-            target.close();
-          }
-        }
+        targets.addAll(server.targets(configurations));
       }
       return new QueryPhase(targets, warmUp, runs, progress).run(selected);
     } finally {

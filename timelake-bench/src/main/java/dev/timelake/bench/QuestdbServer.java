@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -312,12 +313,16 @@ final class QuestdbServer implements AutoCloseable {
     }
   }
 
-  /** The query targets: the raw table and the views. */
-  List<QueryTarget> targets() {
+  /** The query targets among {@code chosen}: the raw table, the views, or both. */
+  List<QueryTarget> targets(Set<Configuration> chosen) {
     List<QueryTarget> targets = new ArrayList<>();
     try {
-      targets.add(new QuestdbTarget(Configuration.QUESTDB, this::connect));
-      targets.add(new QuestdbTarget(Configuration.QUESTDB_VIEWS, this::connect));
+      for (Configuration configuration :
+          List.of(Configuration.QUESTDB, Configuration.QUESTDB_VIEWS)) {
+        if (chosen.contains(configuration)) {
+          targets.add(new QuestdbTarget(configuration, this::connect));
+        }
+      }
       return targets;
     } catch (SQLException e) {
       targets.forEach(QueryTarget::close);

@@ -32,14 +32,16 @@ final class QuestdbTarget implements QueryTarget {
 
   @Override
   public boolean asks(BenchmarkQuery query) {
-    return (configuration == Configuration.QUESTDB ? query.questdb() : query.questdbView())
-        .isPresent();
+    return questdbSql(query).isPresent();
   }
 
   @Override
   public String sql(BenchmarkQuery query) {
-    return (configuration == Configuration.QUESTDB ? query.questdb() : query.questdbView())
-        .orElse("");
+    return questdbSql(query).orElse("");
+  }
+
+  private java.util.Optional<String> questdbSql(BenchmarkQuery query) {
+    return configuration == Configuration.QUESTDB ? query.questdb() : query.questdbView();
   }
 
   /** A connection the server closed is opened again once, so one failure does not fail the rest. */

@@ -63,6 +63,18 @@ class LineProtocolServerTest {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** A second server on the same lake with its own in-flight budget and body deadline. */
+  private LineProtocolServer server(int bytesInFlight, java.time.Duration bodyDeadline)
+      throws IOException {
+    return LineProtocolServer.start(
+        lake,
+        new InetSocketAddress("127.0.0.1", 0),
+        new Credentials("tl", PASSWORD),
+        java.util.Optional.empty(),
+        bytesInFlight,
+        bodyDeadline);
+  }
+
   private HttpResponse<String> v2(String lines) throws Exception {
     return post(
         "/api/v2/write?org=any&bucket=iot&precision=s",
@@ -194,14 +206,7 @@ class LineProtocolServerTest {
 
   @Test
   void answersBusyWhenRequestsHoldTooMuchDataAtOnce() throws Exception {
-    try (LineProtocolServer small =
-        LineProtocolServer.start(
-            lake,
-            new InetSocketAddress("127.0.0.1", 0),
-            new Credentials("tl", PASSWORD),
-            java.util.Optional.empty(),
-            4 << 10,
-            LineProtocolServer.REQUEST_DEADLINE)) {
+    try (LineProtocolServer small = server(4 << 10, LineProtocolServer.REQUEST_DEADLINE)) {
       String line = "readings,device=d1 value=1 1767225600\n";
       HttpResponse<String> busy =
           http.send(
@@ -235,13 +240,7 @@ class LineProtocolServerTest {
   @Test
   void aClientThatStopsSendingItsBodyIsCutOffAndWritesNothing() throws Exception {
     try (LineProtocolServer strict =
-            LineProtocolServer.start(
-                lake,
-                new InetSocketAddress("127.0.0.1", 0),
-                new Credentials("tl", PASSWORD),
-                java.util.Optional.empty(),
-                LineProtocolServer.MAX_BYTES_IN_FLIGHT,
-                java.time.Duration.ofMillis(300));
+            server(LineProtocolServer.MAX_BYTES_IN_FLIGHT, java.time.Duration.ofMillis(300));
         java.net.Socket slow = new java.net.Socket("127.0.0.1", strict.port())) {
       slow.setSoTimeout(10_000);
       String head =
