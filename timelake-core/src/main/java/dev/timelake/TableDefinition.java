@@ -89,6 +89,14 @@ public record TableDefinition(TableName name, List<Column> columns, Map<String, 
       return option("index-granularity", granularity);
     }
 
+    /**
+     * What a second row of a series in one index interval does: {@code "error"} (the default) fails
+     * the append, {@code "replace"} keeps the newest write per series and interval.
+     */
+    public Builder onConflict(String action) {
+      return option("on-conflict", action);
+    }
+
     /** Sets the time partition size (default day). */
     public Builder chunk(Chunk chunk) {
       return option("chunk", chunk.label());

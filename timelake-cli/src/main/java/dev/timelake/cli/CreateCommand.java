@@ -59,8 +59,16 @@ final class CreateCommand extends LakeCommand {
       paramLabel = "WIDTH",
       description =
           "At most one row per series and interval of this width: 1m, 15 minutes, 1h, 1d. A"
-              + " second row fails the append.")
+              + " second row fails the append (see --on-conflict).")
   private String indexGranularity;
+
+  @Option(
+      names = "--on-conflict",
+      paramLabel = "ACTION",
+      description =
+          "With --index-granularity, a second row of a series in one interval: error (default)"
+              + " fails the append, replace keeps the newest write.")
+  private String onConflict;
 
   @Option(
       names = "--chunk",
@@ -91,6 +99,9 @@ final class CreateCommand extends LakeCommand {
     }
     if (indexGranularity != null) {
       definition.indexGranularity(indexGranularity);
+    }
+    if (onConflict != null) {
+      definition.onConflict(onConflict);
     }
     if (chunk != null) {
       definition.chunk(Chunk.parse(chunk));

@@ -94,6 +94,48 @@ class TableCommandsTest {
   }
 
   @Test
+  void onConflictReplaceKeepsTheNewestRowPerSeriesAndMinute() throws IOException {
+    Run created =
+        cli.run(
+            "create",
+            "market.bars",
+            "--columns",
+            "symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE",
+            "--index-column",
+            "ts",
+            "--entity",
+            "symbol",
+            "--index-granularity",
+            "1m",
+            "--on-conflict",
+            "replace");
+    assertThat(created.status()).as(created.err()).isZero();
+    Path first = directory.resolve("first.csv");
+    Files.writeString(first, "symbol,ts,close\nA,1970-01-01T00:00:50Z,1\n");
+    Path second = directory.resolve("second.csv");
+    Files.writeString(second, "symbol,ts,close\nA,1970-01-01T00:00:10Z,3\n");
+
+    assertThat(cli.run("import", "market.bars", first.toString()).status()).isZero();
+    assertThat(cli.run("import", "market.bars", second.toString()).status()).isZero();
+
+    Run read = cli.run("sql", "-c", "SELECT second(ts), close FROM market.bars");
+    assertThat(read.out()).contains("10").contains("3.0").doesNotContain("50");
+    assertThat(table("market.bars").settings()).containsEntry("on-conflict", "replace");
+    Run bad =
+        cli.run(
+            "create",
+            "market.bad",
+            "--columns",
+            "ts TIMESTAMPTZ",
+            "--index-column",
+            "ts",
+            "--on-conflict",
+            "replace");
+    assertThat(bad.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
+    assertThat(bad.err()).contains("market.bad").contains("index_granularity");
+  }
+
+  @Test
   void coverageAndGapsPrintPerSeriesFromCoverage() throws IOException {
     assertThat(
             cli.run(

@@ -70,7 +70,9 @@ public final class LatestIndex {
    */
   public static void followAppend(
       dev.timelake.catalog.LoadedTable table, Snapshot snapshot, EngineConnection connection) {
-    if (!table.contract().deduplicates() || snapshot.parentId() == null) {
+    if (!table.contract().deduplicates()
+        || table.contract().replacesWithinInterval()
+        || snapshot.parentId() == null) {
       return;
     }
     Table iceberg = table.iceberg();
@@ -142,6 +144,10 @@ public final class LatestIndex {
    * between is an append or a compaction.
    */
   private static Optional<String> incremental(PinnedTable pinned, Snapshot snapshot, int schema) {
+    if (pinned.contract().replacesWithinInterval()) {
+      // An appended row may replace an older series' newest row at a later time of its interval.
+      return Optional.empty();
+    }
     Table iceberg = pinned.table().iceberg();
     Deque<Snapshot> appends = new ArrayDeque<>();
     Snapshot current = snapshot;

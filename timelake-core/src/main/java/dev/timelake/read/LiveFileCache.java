@@ -1,5 +1,6 @@
 package dev.timelake.read;
 
+import dev.timelake.index.IndexIntervals;
 import dev.timelake.table.TableContract;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -191,6 +192,14 @@ final class LiveFileCache {
       Long upper = bound(file.upperBounds(), fields.time());
       min = lower == null ? Long.MIN_VALUE : lower;
       max = upper == null ? Long.MAX_VALUE : upper;
+      if (fields.replacedWithin() != null && lower != null && upper != null) {
+        // A row replaces the rows of its interval: the file's bounds are its intervals' bounds,
+        // so that overlap, freshness and changed buckets see every row it may replace.
+        IndexIntervals intervals = fields.replacedWithin();
+        min = intervals.start(intervals.id(lower));
+        long end = intervals.end(intervals.id(upper));
+        max = end == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : end - 1;
+      }
     }
     Comparable<Object> minKey =
         fields.key() == null ? null : comparable(bound(file.lowerBounds(), fields.key()));
@@ -229,8 +238,15 @@ final class LiveFileCache {
     return (Comparable<Object>) value;
   }
 
-  /** The time, first series-key and insertion-time columns, whose bounds plans use. */
-  private record Fields(Types.NestedField time, Types.NestedField key, Types.NestedField ingest) {
+  /**
+   * The time, first series-key and insertion-time columns, whose bounds plans use, and the index
+   * intervals of a table whose rows replace the others of their interval (else null).
+   */
+  private record Fields(
+      Types.NestedField time,
+      Types.NestedField key,
+      Types.NestedField ingest,
+      IndexIntervals replacedWithin) {
     static Fields of(Table iceberg, TableContract contract) {
       Types.NestedField time =
           contract.timeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
@@ -240,7 +256,9 @@ final class LiveFileCache {
               : iceberg.schema().findField(contract.seriesKey().get(0));
       Types.NestedField ingest =
           contract.ingestTimeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
-      return new Fields(time, key, ingest);
+      IndexIntervals intervals =
+          contract.replacesWithinInterval() ? IndexIntervals.of(contract).orElseThrow() : null;
+      return new Fields(time, key, ingest, intervals);
     }
   }
 }

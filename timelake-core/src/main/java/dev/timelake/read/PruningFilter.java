@@ -35,6 +35,7 @@ final class PruningFilter {
   private final Set<String> qualifiers;
   private final Set<String> unqualifiedColumns;
   private final ConstantEvaluator constants;
+  private final dev.timelake.index.IndexIntervals replacedWithin;
 
   /**
    * @param qualifiers lower-case names that refer to this table in column references (alias or
@@ -50,6 +51,10 @@ final class PruningFilter {
     this.qualifiers = qualifiers;
     this.unqualifiedColumns = unqualifiedColumns;
     this.constants = constants;
+    this.replacedWithin =
+        contract.replacesWithinInterval()
+            ? dev.timelake.index.IndexIntervals.of(contract).orElseThrow()
+            : null;
   }
 
   /** The Iceberg filter implied by {@code where}; always-true when nothing applies. */
@@ -109,12 +114,17 @@ final class PruningFilter {
               c -> {
                 Optional<Object> low = value(c, between.getBetweenExpressionStart(), true);
                 Optional<Object> high = value(c, between.getBetweenExpressionEnd(), false);
-                return low.isPresent() && high.isPresent()
-                    ? Optional.of(
-                        Expressions.and(
-                            Expressions.greaterThanOrEqual(c, low.get()),
-                            Expressions.lessThanOrEqual(c, high.get())))
-                    : Optional.empty();
+                if (low.isEmpty() || high.isEmpty()) {
+                  return Optional.empty();
+                }
+                if (isReplacedTime(c)) {
+                  return Optional.of(
+                      Expressions.and(intervalsFrom(c, low.get()), intervalsUpTo(c, high.get())));
+                }
+                return Optional.of(
+                    Expressions.and(
+                        Expressions.greaterThanOrEqual(c, low.get()),
+                        Expressions.lessThanOrEqual(c, high.get())));
               });
     }
     if (expression instanceof InExpression in && !in.isNot()) {
@@ -139,7 +149,17 @@ final class PruningFilter {
       }
       values.add(value.get());
     }
-    return values.isEmpty() ? Optional.empty() : Optional.of(Expressions.in(column.get(), values));
+    if (values.isEmpty()) {
+      return Optional.empty();
+    }
+    if (isReplacedTime(column.get())) {
+      org.apache.iceberg.expressions.Expression any = Expressions.alwaysFalse();
+      for (Object value : values) {
+        any = Expressions.or(any, interval(column.get(), value));
+      }
+      return Optional.of(any);
+    }
+    return Optional.of(Expressions.in(column.get(), values));
   }
 
   private Optional<org.apache.iceberg.expressions.Expression> comparison(
@@ -163,9 +183,11 @@ final class PruningFilter {
     }
     Object v = value.get();
     if (comparison instanceof EqualsTo) {
-      return isVolatileTime(column, constant)
-          ? Optional.empty()
-          : Optional.of(Expressions.equal(column, v));
+      if (isVolatileTime(column, constant)) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          isReplacedTime(column) ? interval(column, v) : Expressions.equal(column, v));
     }
     boolean inclusive =
         comparison instanceof GreaterThanEquals || comparison instanceof MinorThanEquals;
@@ -175,6 +197,9 @@ final class PruningFilter {
         || comparison instanceof MinorThanEquals)) {
       return Optional.empty();
     }
+    if (isReplacedTime(column)) {
+      return Optional.of(lowerBound ? intervalsFrom(column, v) : intervalsUpTo(column, v));
+    }
     if (lowerBound) {
       return Optional.of(
           inclusive
@@ -183,6 +208,32 @@ final class PruningFilter {
     }
     return Optional.of(
         inclusive ? Expressions.lessThanOrEqual(column, v) : Expressions.lessThan(column, v));
+  }
+
+  /**
+   * True for the time column of a table whose rows replace the others of their interval: a row
+   * outside the query's range may replace one inside it, so bounds on time prune by whole
+   * intervals.
+   */
+  private boolean isReplacedTime(String column) {
+    return replacedWithin != null && contract.timeColumn().map(column::equals).orElse(false);
+  }
+
+  /** Rows in the intervals from the one holding {@code value} on. */
+  private org.apache.iceberg.expressions.Expression intervalsFrom(String column, Object value) {
+    long micros = ((Number) value).longValue();
+    return Expressions.greaterThanOrEqual(column, replacedWithin.start(replacedWithin.id(micros)));
+  }
+
+  /** Rows in the intervals up to the one holding {@code value}, which they include. */
+  private org.apache.iceberg.expressions.Expression intervalsUpTo(String column, Object value) {
+    long end = replacedWithin.end(replacedWithin.id(((Number) value).longValue()));
+    return end == Long.MAX_VALUE ? Expressions.alwaysTrue() : Expressions.lessThan(column, end);
+  }
+
+  /** Rows in the interval holding {@code value}. */
+  private org.apache.iceberg.expressions.Expression interval(String column, Object value) {
+    return Expressions.and(intervalsFrom(column, value), intervalsUpTo(column, value));
   }
 
   private boolean isVolatileTime(String column, Expression constant) {

@@ -192,7 +192,11 @@ public final class QueryRewriter {
     qualifiers.add(
         SyntaxNames.unquote(node.getAlias() != null ? node.getAlias().getName() : node.getName())
             .toLowerCase(Locale.ROOT));
-    return KeyFilter.of(select.getWhere(), lowerCase(contract.keyColumns()), qualifiers);
+    // A row of a table whose rows replace the others of their interval may replace one at
+    // another time: only the series key is the same for every copy.
+    List<String> keys =
+        contract.replacesWithinInterval() ? contract.seriesKey() : contract.keyColumns();
+    return KeyFilter.of(select.getWhere(), lowerCase(keys), qualifiers);
   }
 
   private static Set<String> lowerCase(List<String> names) {

@@ -2,6 +2,7 @@ package dev.timelake.read;
 
 import dev.timelake.Column;
 import dev.timelake.engine.SqlText;
+import dev.timelake.index.RowKeys;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,11 @@ public final class ScanSql {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
     String where = keyFilter.map(filter -> " WHERE " + filter).orElse("");
+    if (contract.replacesWithinInterval()) {
+      // Copies are keyed by an expression (the interval), which the joins of the other
+      // strategies do not take.
+      strategy = DedupStrategy.RANK;
+    }
     List<String> parts = new ArrayList<>();
     if (!plan.independent().isEmpty()) {
       parts.add("SELECT " + columns + " FROM " + readParquet(contract, plan.independent()) + where);
@@ -122,7 +128,7 @@ public final class ScanSql {
         + " FROM ("
         + ranked(contract, columns, group, where)
         + ") QUALIFY row_number() OVER (PARTITION BY "
-        + SqlText.identifiers(contract.keyColumns())
+        + RowKeys.list(contract)
         + " ORDER BY "
         + winnerOrder(contract)
         + ") = 1";

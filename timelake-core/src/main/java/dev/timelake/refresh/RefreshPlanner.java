@@ -65,7 +65,9 @@ public final class RefreshPlanner {
     }
     List<RefreshWindow> windows = new ArrayList<>();
     if (!buckets.isEmpty()) {
-      boolean everyCell = recordedSequence < 0;
+      // A row of a table whose rows replace the others of their interval may remove one from
+      // another bucket than its own: the cells the changed files hold are not all that changed.
+      boolean everyCell = recordedSequence < 0 || raw.contract().replacesWithinInterval();
       for (IntervalSet window : buckets.split(MAX_WINDOW_MICROS, grid)) {
         windows.add(window(window, changed, rawFiles, everyCell, grid));
       }

@@ -116,6 +116,7 @@ public final class RollupDefinitions {
     if (aggregates.isEmpty()) {
       throw rejected(name, "select at least one aggregate");
     }
+    checkWholeIntervals(name, raw, grid);
     checkGroupBy(name, select, keys, bucketColumn);
     addCompanions(aggregates, outputs, raw);
     return new RollupDefinition(
@@ -128,6 +129,27 @@ public final class RollupDefinitions {
         aggregates,
         options(name, statement.with()),
         statement.select().strip());
+  }
+
+  /**
+   * A row of a table whose rows replace the others of their interval may replace one in another
+   * bucket, which would leave that bucket's cell stale: its buckets must be whole intervals.
+   */
+  private static void checkWholeIntervals(TableName name, TableContract raw, BucketGrid grid) {
+    if (!raw.replacesWithinInterval()) {
+      return;
+    }
+    java.math.BigInteger seconds = dev.timelake.index.IndexIntervals.of(raw).orElseThrow().width();
+    BucketGrid intervals = BucketGrid.of(seconds.longValueExact() * 1_000_000L, 0);
+    if (!grid.isMultipleOf(intervals)) {
+      throw rejected(
+          name,
+          "%s keeps the newest row per series and interval of %s (on_conflict = 'replace'), so"
+              + " each bucket must be whole intervals aligned to the epoch, and %s is not",
+          raw.name(),
+          raw.setting(dev.timelake.table.Settings.INDEX_GRANULARITY).orElseThrow(),
+          grid);
+    }
   }
 
   private static PlainSelect parse(TableName name, String sql) {

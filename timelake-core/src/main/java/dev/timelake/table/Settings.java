@@ -52,12 +52,13 @@ public final class Settings {
   public static final Setting ON_CONFLICT =
       declareChoice(
           "on-conflict",
-          List.of("error"),
+          List.of("error", "replace"),
           "error",
           Set.of(CREATE),
           "0.1",
-          "With index-granularity: a second row of a series in one interval fails the append"
-              + " (DUPLICATE_INDEX_INTERVAL, INDEX_INTERVAL_OVERLAP).");
+          "With index-granularity, a second row of a series in one interval: error fails the"
+              + " append (DUPLICATE_INDEX_INTERVAL, INDEX_INTERVAL_OVERLAP); replace keeps the"
+              + " newest write per series and interval (dedup on read keyed by interval).");
   public static final Setting CHUNK =
       declare(
           "chunk",

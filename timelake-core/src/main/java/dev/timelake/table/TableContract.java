@@ -160,6 +160,17 @@ public record TableContract(
     return settings.containsKey(Settings.INDEX_GRANULARITY.name());
   }
 
+  /**
+   * True when a second row of a series in one index interval replaces the first rather than fails
+   * the append ({@code on-conflict = replace}): copies are then keyed by (series key…, interval),
+   * and the newest write per pair wins on read by the same rule as copies of an exact key.
+   */
+  public boolean replacesWithinInterval() {
+    return hasIndexGranularity()
+        && "replace".equals(setting(Settings.ON_CONFLICT).orElse("error"))
+        && deduplicates();
+  }
+
   /** True when copies of a key are removed (time-series table with dedup on). */
   public boolean deduplicates() {
     return isTimeSeries() && isEnabled(Settings.DEDUP);

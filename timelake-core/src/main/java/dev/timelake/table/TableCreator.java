@@ -182,12 +182,39 @@ public final class TableCreator {
       }
       return;
     }
+    IndexGranularity granularity;
     try {
-      options.put(
-          Settings.INDEX_GRANULARITY.name(),
-          IndexGranularity.forColumn(timeDef.type(), text).toString());
+      granularity = IndexGranularity.forColumn(timeDef.type(), text);
     } catch (InvalidGranularityException e) {
       throw e.in("Cannot create " + definition.name() + ", index column '" + time + "'");
+    }
+    options.put(Settings.INDEX_GRANULARITY.name(), granularity.toString());
+    if ("replace".equals(options.get(Settings.ON_CONFLICT.name()))) {
+      validateReplace(granularity);
+    }
+  }
+
+  /**
+   * {@code on_conflict = 'replace'} removes replaced rows through dedup, and compaction merges
+   * copies partition by partition: each interval must lie inside one time partition.
+   */
+  private void validateReplace(IndexGranularity granularity) {
+    if (!Boolean.parseBoolean(options.getOrDefault(Settings.DEDUP.name(), "true"))) {
+      throw TimelakeException.validation(
+          "Cannot create %s: on_conflict = 'replace' keeps the newest row per interval by"
+              + " removing replaced rows on read, which dedup = false turns off (drop one of the"
+              + " two settings)",
+          definition.name());
+    }
+    Chunk chunk = Chunk.parse(options.getOrDefault(Settings.CHUNK.name(), "day"));
+    long partitionSeconds = chunk == Chunk.HOUR ? 3_600 : 86_400;
+    long width = ((IndexGranularity.Time) granularity).widthSeconds();
+    if (partitionSeconds % width != 0) {
+      throw TimelakeException.validation(
+          "Cannot create %s: on_conflict = 'replace' needs every index interval inside one time"
+              + " partition (chunk %s), which holds for a granularity that divides %s, and %s"
+              + " does not",
+          definition.name(), chunk.label(), chunk == Chunk.HOUR ? "an hour" : "a day", granularity);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.timelake.write;
 
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.index.RowKeys;
 import dev.timelake.table.TableContract;
 import dev.timelake.table.TimePartitions;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class AppendWriter {
         + " FROM "
         + stageTable
         + " QUALIFY row_number() OVER (PARTITION BY "
-        + SqlText.identifiers(contract.keyColumns())
+        + RowKeys.list(contract)
         + " ORDER BY "
         + String.join(", ", order)
         + ") = 1";
@@ -58,14 +59,15 @@ final class AppendWriter {
    * appends have no copies.
    */
   private boolean hasCopies(String stageTable) {
-    String keys = SqlText.identifiers(contract.keyColumns());
+    String keys = RowKeys.list(contract);
     Object copies =
         connection.scalar(
             "SELECT count(*) FROM (SELECT "
                 + keys
                 + " FROM "
                 + stageTable
-                + " GROUP BY ALL"
+                + " GROUP BY "
+                + keys
                 + " HAVING count(*) > 1)");
     return ((Number) copies).longValue() > 0;
   }

@@ -23,7 +23,8 @@ import org.apache.iceberg.expressions.Expressions;
  * committed pairs from coverage, not from data. Before the commit it checks against the snapshot
  * the append started from; when a concurrent writer committed rows in the append's intervals
  * meanwhile, the commit's validation fails and {@link #recheck} checks against the new snapshot
- * before the next attempt.
+ * before the next attempt. For a table whose rows replace the others of their interval it only
+ * computes the coverage the append's snapshot carries.
  */
 final class IndexIntervalGuard {
   private final Table table;
@@ -46,7 +47,9 @@ final class IndexIntervalGuard {
   void check(EngineConnection connection, String stageTable) {
     IntervalSql.Pairs pairs = sql.pairs(connection, stageTable);
     Optional<IntervalSql.Duplicate> duplicate =
-        pairs.duplicated() ? sql.firstDuplicate(connection, stageTable) : Optional.empty();
+        pairs.duplicated() && !replaces()
+            ? sql.firstDuplicate(connection, stageTable)
+            : Optional.empty();
     if (duplicate.isPresent()) {
       EntityIdentity identity = duplicate.get().identity();
       String interval = intervals().render(duplicate.get().id());
@@ -71,6 +74,10 @@ final class IndexIntervalGuard {
   void recheck(Snapshot snapshot) {
     checkedAgainst = snapshot;
     committed = store.at(snapshot);
+    if (replaces()) {
+      // The newest write per pair wins on read; coverage is all this append needs.
+      return;
+    }
     Optional<Coverage.Overlap> overlap = appended.overlap(committed);
     if (overlap.isPresent()) {
       Coverage.Overlap first = overlap.get();
@@ -147,6 +154,10 @@ final class IndexIntervalGuard {
     }
     coverage.addAll(appended);
     return coverage;
+  }
+
+  private boolean replaces() {
+    return contract.replacesWithinInterval();
   }
 
   private IndexIntervals intervals() {

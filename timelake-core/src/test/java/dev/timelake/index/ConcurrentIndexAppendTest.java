@@ -34,6 +34,10 @@ class ConcurrentIndexAppendTest {
   @TempDir Path warehouse;
 
   private void createTable() {
+    createTable("error");
+  }
+
+  private void createTable(String onConflict) {
     try (Lake lake = Lake.open(warehouse)) {
       lake.createTable(
           TableDefinition.builder("market.bars")
@@ -43,6 +47,7 @@ class ConcurrentIndexAppendTest {
               .indexColumn("ts")
               .entityColumns("symbol")
               .indexGranularity("1m")
+              .onConflict(onConflict)
               .option("auto-maintain", "false")
               .build());
     }
@@ -91,6 +96,27 @@ class ConcurrentIndexAppendTest {
       return failures;
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void twoThreadsReplacingOneSeriesAndMinuteBothCommitAndOneRowRemains() throws Exception {
+    createTable("replace");
+    List<TimelakeException> failures = race("A", 60, "A", 90);
+
+    assertThat(failures).containsOnlyNulls();
+    try (Lake lake = Lake.open(warehouse)) {
+      Table table = lake.table("market.bars");
+      assertThat(query(lake, "SELECT count(*) FROM market.bars")).containsExactly(List.of(1L));
+      assertThat(dataFiles(table)).hasSize(2);
+      assertThat(
+              table
+                  .indexCoverage()
+                  .ratio(
+                      java.util.Map.of("symbol", "A"),
+                      Instant.ofEpochSecond(60),
+                      Instant.ofEpochSecond(120)))
+          .isEqualTo(1.0);
     }
   }
 
