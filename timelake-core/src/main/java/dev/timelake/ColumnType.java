@@ -26,11 +26,16 @@ public record ColumnType(
     }
   }
 
-  /** The supported kinds; unsigned integers have no Iceberg counterpart and are rejected. */
+  /**
+   * The supported kinds. Iceberg has no unsigned type: a {@code UBIGINT} column is declared as such
+   * and stored as {@code DECIMAL(20,0)} (every value fits), which is the type a table's contract
+   * and its readers see; the table records it in {@code timelake.unsigned-columns}.
+   */
   public enum Kind {
     BOOLEAN("BOOLEAN"),
     INTEGER("INTEGER"),
     BIGINT("BIGINT"),
+    UBIGINT("UBIGINT"),
     FLOAT("FLOAT"),
     DOUBLE("DOUBLE"),
     DECIMAL("DECIMAL"),
@@ -52,6 +57,10 @@ public record ColumnType(
   public static final ColumnType BOOLEAN = of(Kind.BOOLEAN);
   public static final ColumnType INTEGER = of(Kind.INTEGER);
   public static final ColumnType BIGINT = of(Kind.BIGINT);
+
+  /** An unsigned 64-bit integer column, stored as {@link #UNSIGNED_STORAGE}. */
+  public static final ColumnType UBIGINT = of(Kind.UBIGINT);
+
   public static final ColumnType FLOAT = of(Kind.FLOAT);
   public static final ColumnType DOUBLE = of(Kind.DOUBLE);
   public static final ColumnType VARCHAR = of(Kind.VARCHAR);
@@ -59,6 +68,9 @@ public record ColumnType(
   public static final ColumnType TIMESTAMP = of(Kind.TIMESTAMP);
   public static final ColumnType TIMESTAMPTZ = of(Kind.TIMESTAMPTZ);
   public static final ColumnType BLOB = of(Kind.BLOB);
+
+  /** How a UBIGINT column is stored: every unsigned 64-bit value fits, losslessly. */
+  public static final ColumnType UNSIGNED_STORAGE = decimal(20, 0);
 
   private static final Pattern DECIMAL_PATTERN =
       Pattern.compile("(?:DECIMAL|NUMERIC)\\s*\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\)");
@@ -139,6 +151,7 @@ public record ColumnType(
       case "BOOLEAN", "BOOL", "LOGICAL" -> BOOLEAN;
       case "INTEGER", "INT", "INT4", "INT32", "SIGNED" -> INTEGER;
       case "BIGINT", "INT8", "INT64", "LONG" -> BIGINT;
+      case "UBIGINT", "UINT64", "BIGINT UNSIGNED" -> UBIGINT;
       case "FLOAT", "REAL", "FLOAT4" -> FLOAT;
       case "DOUBLE", "FLOAT8", "DOUBLE PRECISION" -> DOUBLE;
       case "DECIMAL", "NUMERIC" -> decimal(18, 3);
@@ -149,7 +162,8 @@ public record ColumnType(
       case "BLOB", "BYTEA", "BINARY", "VARBINARY" -> BLOB;
       default ->
           throw TimelakeException.validation(
-              "Unsupported column type '%s' (expected one of BOOLEAN, INTEGER, BIGINT, FLOAT, DOUBLE,"
+              "Unsupported column type '%s' (expected one of BOOLEAN, INTEGER, BIGINT, UBIGINT, FLOAT,"
+                  + " DOUBLE,"
                   + " DECIMAL(p,s), VARCHAR, DATE, TIMESTAMP, TIMESTAMPTZ, BLOB, STRUCT(name TYPE,"
                   + " …) or TYPE[])",
               text);

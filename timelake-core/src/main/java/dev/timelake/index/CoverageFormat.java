@@ -18,7 +18,8 @@ import java.util.Map;
  * count, then per bucket a little-endian u32 high key and a 32-bit portable bitmap); for a table
  * with entity columns {@code TSTECOV2}: the 8 ASCII bytes, a big-endian u32 identity count, and per
  * identity in identity order a u32 component count, each component as a u8 tag (1 string with u64
- * byte length, 2 int32, 3 int64, all big-endian) and a u64 length followed by the portable bitmap.
+ * byte length, 2 int32, 3 int64, 4 uint64, all big-endian) and a u64 length followed by the
+ * portable bitmap.
  */
 public final class CoverageFormat {
   private static final byte[] MAGIC = "TSTECOV2".getBytes(StandardCharsets.US_ASCII);
@@ -47,6 +48,8 @@ public final class CoverageFormat {
             out.write(utf8);
           } else if (value instanceof Integer number) {
             out.writeInt(number);
+          } else if (value instanceof java.math.BigInteger unsigned) {
+            out.writeLong(unsigned.longValue());
           } else {
             out.writeLong((Long) value);
           }
@@ -95,6 +98,7 @@ public final class CoverageFormat {
             case 1 -> values.add(new String(readBytes(in, in.readLong()), StandardCharsets.UTF_8));
             case 2 -> values.add(in.readInt());
             case 3 -> values.add(in.readLong());
+            case 4 -> values.add(new java.math.BigInteger(Long.toUnsignedString(in.readLong())));
             default -> throw new IllegalArgumentException("unknown component tag " + tag);
           }
         }

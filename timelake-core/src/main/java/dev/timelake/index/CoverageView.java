@@ -243,6 +243,9 @@ public final class CoverageView {
 
   private Object convert(String column, Object value) {
     ColumnType.Kind kind = contract.column(column).type().kind();
+    if (contract.isUnsigned(column)) {
+      return unsigned(column, value);
+    }
     try {
       return switch (kind) {
         case INTEGER ->
@@ -257,5 +260,28 @@ public final class CoverageView {
       throw TimelakeException.validation(
           "Entity column '%s' of %s is %s; '%s' is not one", column, contract.name(), kind, value);
     }
+  }
+
+  private Object unsigned(String column, Object value) {
+    try {
+      java.math.BigInteger number =
+          value instanceof java.math.BigInteger big
+              ? big
+              : value instanceof java.math.BigDecimal decimal
+                  ? decimal.toBigIntegerExact()
+                  : value instanceof Number n
+                          && !(value instanceof Double || value instanceof Float)
+                      ? java.math.BigInteger.valueOf(n.longValue())
+                      : new java.math.BigInteger(value.toString().strip());
+      if (EntityIdentity.isUnsigned(number)) {
+        return number;
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // refused below
+    }
+    throw TimelakeException.validation(
+        "Entity column '%s' of %s is UBIGINT; '%s' is not one (a whole number from 0 to"
+            + " 18446744073709551615)",
+        column, contract.name(), value);
   }
 }

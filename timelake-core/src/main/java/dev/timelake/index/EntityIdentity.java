@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * The values of a table's entity columns (its series key) for one series, in column order: strings,
- * 32-bit or 64-bit integers, never null. A table without entity columns has one identity, the empty
- * one. Identities order component by component, strings by their UTF-8 bytes (code points), as
- * coverage files store them.
+ * 32-bit or 64-bit integers, or unsigned 64-bit integers as BigIntegers, never null. A table
+ * without entity columns has one identity, the empty one. Identities order component by component,
+ * strings by their UTF-8 bytes (code points), as coverage files store them.
  */
 public record EntityIdentity(List<Object> values) implements Comparable<EntityIdentity> {
   /** The identity of a table without entity columns. */
@@ -15,9 +15,13 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
   public EntityIdentity {
     values = List.copyOf(values);
     for (Object value : values) {
-      if (!(value instanceof String || value instanceof Integer || value instanceof Long)) {
+      if (!(value instanceof String
+          || value instanceof Integer
+          || value instanceof Long
+          || isUnsigned(value))) {
         throw new IllegalArgumentException(
-            "an entity value is a string, an int or a long, not " + value);
+            "an entity value is a string, an int, a long or an unsigned 64-bit BigInteger, not "
+                + value);
       }
     }
   }
@@ -36,6 +40,17 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
     return map;
   }
 
+  /** The largest UBIGINT, 2^64 − 1. */
+  public static final java.math.BigInteger UNSIGNED_MAX =
+      java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE);
+
+  /** A UBIGINT value: a BigInteger from 0 to 2^64 − 1. */
+  static boolean isUnsigned(Object value) {
+    return value instanceof java.math.BigInteger big
+        && big.signum() >= 0
+        && big.compareTo(UNSIGNED_MAX) <= 0;
+  }
+
   /** The tag a component is stored with in a coverage, and the first key of its order. */
   static int tag(Object value) {
     if (value instanceof String) {
@@ -44,7 +59,7 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
     if (value instanceof Integer) {
       return 2;
     }
-    return 3;
+    return value instanceof Long ? 3 : 4;
   }
 
   /** {@code symbol = 'A', venue = 3}, or {@code (no entity columns)}. */
@@ -98,6 +113,9 @@ public record EntityIdentity(List<Object> values) implements Comparable<EntityId
     }
     if (a instanceof String s) {
       return compareCodePoints(s, (String) b);
+    }
+    if (a instanceof java.math.BigInteger big) {
+      return big.compareTo((java.math.BigInteger) b);
     }
     return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
   }

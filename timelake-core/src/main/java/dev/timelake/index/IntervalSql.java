@@ -170,8 +170,16 @@ public final class IntervalSql {
   private static EntityIdentity identity(List<Object> row, int keys) {
     List<Object> values = new ArrayList<>(keys);
     for (int i = 0; i < keys; i++) {
-      values.add(row.get(i));
+      values.add(entityValue(row.get(i)));
     }
     return new EntityIdentity(values);
+  }
+
+  /**
+   * An entity value as DuckDB returns it: a UBIGINT column, stored as DECIMAL(20,0), comes back as
+   * a BigDecimal and is kept as its BigInteger.
+   */
+  static Object entityValue(Object value) {
+    return value instanceof java.math.BigDecimal decimal ? decimal.toBigIntegerExact() : value;
   }
 }

@@ -261,6 +261,12 @@ final class PruningFilter {
       case VARCHAR -> constants.evaluate(constant, "CAST((", ") AS VARCHAR)");
       case INTEGER -> constants.evaluate(constant, "CAST((", ") AS INTEGER)");
       case BIGINT -> constants.evaluate(constant, "CAST((", ") AS BIGINT)");
+      // A UBIGINT entity column, stored as DECIMAL(20,0); TRY_CAST: a constant outside its range
+      // prunes nothing.
+      case DECIMAL ->
+          contract.isUnsigned(column)
+              ? constants.evaluate(constant, "TRY_CAST((", ") AS DECIMAL(20,0))")
+              : Optional.empty();
       default -> Optional.empty();
     };
   }

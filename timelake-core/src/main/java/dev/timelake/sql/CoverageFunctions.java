@@ -108,7 +108,10 @@ final class CoverageFunctions {
       }
       List<ColumnType.Kind> kinds = new ArrayList<>();
       for (String column : table.contract().seriesKey()) {
-        ColumnType.Kind kind = table.contract().column(column).type().kind();
+        ColumnType.Kind kind =
+            table.contract().isUnsigned(column)
+                ? ColumnType.Kind.UBIGINT
+                : table.contract().column(column).type().kind();
         info.addResultColumn(column, duckdbType(kind));
         kinds.add(kind);
       }
@@ -188,6 +191,7 @@ final class CoverageFunctions {
     switch (kind) {
       case VARCHAR -> vector.setString(row, (String) value);
       case INTEGER -> vector.setInt(row, (Integer) value);
+      case UBIGINT -> vector.setUint64(row, (java.math.BigInteger) value);
       case DOUBLE -> vector.setDouble(row, (Double) value);
       case TIMESTAMPTZ ->
           vector.setOffsetDateTime(row, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
@@ -199,6 +203,7 @@ final class CoverageFunctions {
     return switch (kind) {
       case VARCHAR -> DuckDBColumnType.VARCHAR;
       case INTEGER -> DuckDBColumnType.INTEGER;
+      case UBIGINT -> DuckDBColumnType.UBIGINT;
       default -> DuckDBColumnType.BIGINT;
     };
   }

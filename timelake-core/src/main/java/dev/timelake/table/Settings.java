@@ -83,6 +83,15 @@ public final class Settings {
           Set.of(),
           "0.1",
           "Name of the insertion-time column; absent when the table has none. Managed.");
+  public static final Setting UNSIGNED_COLUMNS =
+      declare(
+          "unsigned-columns",
+          SettingKind.COLUMN_LIST,
+          "",
+          Set.of(),
+          "0.4",
+          "Columns declared UBIGINT, stored as DECIMAL(20,0) (Iceberg has no unsigned type): they"
+              + " take unsigned input only, from 0 to 18446744073709551615. Managed.");
   public static final Setting FORMAT_VERSION =
       declare(
           "format-version",

@@ -171,6 +171,14 @@ public record TableContract(
         && deduplicates();
   }
 
+  /**
+   * True when the column was declared UBIGINT: stored as DECIMAL(20,0), it takes unsigned input
+   * only, from 0 to 2^64 − 1.
+   */
+  public boolean isUnsigned(String columnName) {
+    return Settings.splitList(settings.get(Settings.UNSIGNED_COLUMNS.name())).contains(columnName);
+  }
+
   /** True when copies of a key are removed (time-series table with dedup on). */
   public boolean deduplicates() {
     return isTimeSeries() && isEnabled(Settings.DEDUP);

@@ -35,7 +35,11 @@ public final class TableCreator {
   public static final String INGEST_TIME_COLUMN = "_ingest_ts";
 
   private static final Set<ColumnType.Kind> SERIES_KEY_KINDS =
-      Set.of(ColumnType.Kind.VARCHAR, ColumnType.Kind.INTEGER, ColumnType.Kind.BIGINT);
+      Set.of(
+          ColumnType.Kind.VARCHAR,
+          ColumnType.Kind.INTEGER,
+          ColumnType.Kind.BIGINT,
+          ColumnType.Kind.UBIGINT);
 
   private final TableDefinition definition;
   private final Map<String, String> options = new LinkedHashMap<>();
@@ -97,6 +101,39 @@ public final class TableCreator {
   }
 
   private List<Column> validatedColumns(Optional<String> timeColumn, List<String> seriesKey) {
+    return storedUnsigned(declaredColumns(timeColumn, seriesKey));
+  }
+
+  /**
+   * The columns with each UBIGINT one stored as DECIMAL(20,0), their names recorded in {@code
+   * timelake.unsigned-columns}; an unsigned type inside a STRUCT or LIST is refused (nothing would
+   * record it).
+   */
+  private List<Column> storedUnsigned(List<Column> declared) {
+    List<Column> stored = new ArrayList<>();
+    List<String> unsigned = new ArrayList<>();
+    for (Column column : declared) {
+      if (column.type().kind() == ColumnType.Kind.UBIGINT) {
+        unsigned.add(column.name());
+        Column decimal = Column.nullable(column.name(), ColumnType.UNSIGNED_STORAGE);
+        stored.add(column.isNullable() ? decimal : decimal.asRequired());
+      } else {
+        if (column.type().isNested() && column.type().sql().contains("UBIGINT")) {
+          throw TimelakeException.validation(
+              "Cannot create %s: column '%s' has UBIGINT inside %s; unsigned integers are"
+                  + " supported as top-level columns only (use DECIMAL(20,0) inside)",
+              definition.name(), column.name(), column.type().sql());
+        }
+        stored.add(column);
+      }
+    }
+    if (!unsigned.isEmpty()) {
+      options.put(Settings.UNSIGNED_COLUMNS.name(), String.join(",", unsigned));
+    }
+    return stored;
+  }
+
+  private List<Column> declaredColumns(Optional<String> timeColumn, List<String> seriesKey) {
     String table = definition.name().toString();
     if (definition.columns().isEmpty()) {
       throw TimelakeException.validation("Cannot create %s: it has no columns", table);
@@ -149,8 +186,8 @@ public final class TableCreator {
       }
       if (!SERIES_KEY_KINDS.contains(keyDef.type().kind())) {
         throw TimelakeException.validation(
-            "Cannot create %s: series-key column '%s' has type %s (expected VARCHAR, INTEGER or"
-                + " BIGINT)",
+            "Cannot create %s: series-key column '%s' has type %s (expected VARCHAR, INTEGER,"
+                + " BIGINT or UBIGINT)",
             table, key, keyDef.type());
       }
     }

@@ -31,6 +31,9 @@ public final class TypeMapping {
       case BOOLEAN -> Types.BooleanType.get();
       case INTEGER -> Types.IntegerType.get();
       case BIGINT -> Types.LongType.get();
+      case UBIGINT ->
+          Types.DecimalType.of(
+              ColumnType.UNSIGNED_STORAGE.precision(), ColumnType.UNSIGNED_STORAGE.scale());
       case FLOAT -> Types.FloatType.get();
       case DOUBLE -> Types.DoubleType.get();
       case DECIMAL -> Types.DecimalType.of(type.precision(), type.scale());

@@ -271,6 +271,7 @@ final class AppendStager implements AutoCloseable {
     List<InputColumn> input = describe(relation, sourceName);
     String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
     requireUnchanged(relation, sourceName, SchemaAlignment.narrowings(contract, input, casting));
+    requireUnsigned(relation, sourceName, SchemaAlignment.unsignedInputs(contract, input, casting));
     long firstRow = stagedRows;
     try {
       connection.execute("INSERT INTO " + stageTable + " SELECT " + select + " FROM " + relation);
@@ -316,6 +317,43 @@ final class AppendStager implements AutoCloseable {
           value.value(),
           value.fits() ? "would change as" : "does not fit in",
           value.check().type());
+    }
+  }
+
+  /**
+   * Fails naming the first row whose value of a UBIGINT column is not an unsigned 64-bit integer
+   * (negative, above 2^64 − 1, not a number), before anything is staged. Fractions are the
+   * narrowing check's.
+   */
+  private void requireUnsigned(String relation, String sourceName, List<InputColumn> inputs) {
+    for (InputColumn input : inputs) {
+      String value = SqlText.identifier(input.name());
+      String whole = "TRY_CAST(" + value + " AS HUGEINT)";
+      List<List<Object>> bad =
+          connection.rows(
+              "SELECT __tl_row, CAST("
+                  + value
+                  + " AS VARCHAR) FROM (SELECT row_number() OVER () AS __tl_row, * FROM "
+                  + relation
+                  + ") WHERE "
+                  + value
+                  + " IS NOT NULL AND ("
+                  + whole
+                  + " IS NULL OR "
+                  + whole
+                  + " < 0 OR "
+                  + whole
+                  + " > 18446744073709551615) ORDER BY __tl_row LIMIT 1");
+      if (!bad.isEmpty()) {
+        throw SchemaAlignment.rejected(
+            contract,
+            "row %s of %s, column %s: %s is not a UBIGINT (a whole number from 0 to"
+                + " 18446744073709551615)",
+            bad.get(0).get(0),
+            sourceName,
+            input.name(),
+            bad.get(0).get(1));
+      }
     }
   }
 

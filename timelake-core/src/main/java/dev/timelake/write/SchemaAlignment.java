@@ -40,7 +40,32 @@ final class SchemaAlignment {
           ColumnType.Kind.DOUBLE,
           ColumnType.Kind.DECIMAL);
 
+  /** The inputs an unsigned (UBIGINT) column takes as they are. */
+  private static final Set<String> UNSIGNED_INPUTS =
+      Set.of("UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT");
+
   private SchemaAlignment() {}
+
+  /**
+   * The input columns going into UBIGINT columns, whose values must lie in 0 … 2^64 − 1 (any
+   * integer of a SQL statement or a Java row may arrive here; the stored type, DECIMAL(20,0), holds
+   * more).
+   */
+  static List<InputColumn> unsignedInputs(
+      TableContract contract, List<InputColumn> input, AppendSource.Casting casting) {
+    List<InputColumn> unsigned = new ArrayList<>();
+    if (casting == AppendSource.Casting.INTERNAL) {
+      return unsigned;
+    }
+    for (InputColumn source : input) {
+      for (Column column : contract.columns()) {
+        if (column.name().equalsIgnoreCase(source.name()) && contract.isUnsigned(column.name())) {
+          unsigned.add(source);
+        }
+      }
+    }
+    return unsigned;
+  }
 
   /**
    * The SELECT list that turns the input into the table's columns, in table order.
@@ -182,6 +207,9 @@ final class SchemaAlignment {
       AppendSource.Casting casting) {
     String reference = SqlText.identifier(source.name());
     requireIndexType(contract, column, source, sourceName);
+    if (contract.isUnsigned(column.name())) {
+      return unsigned(contract, column, source, sourceName, casting);
+    }
     if (column.type().isNested() && sameType(source, column)) {
       return reference;
     }
@@ -204,6 +232,41 @@ final class SchemaAlignment {
         source.duckdbType(),
         sourceName,
         tableType);
+  }
+
+  /**
+   * An input into a UBIGINT column: unsigned integers, and decimals of scale 0 (the stored type,
+   * and Java rows, which arrive in it); from SQL statements any integer. Its values are checked to
+   * fit (see {@link #unsignedInputs}); signed input from files is refused (seed 003: no
+   * signed/unsigned conversion).
+   */
+  private static String unsigned(
+      TableContract contract,
+      Column column,
+      InputColumn source,
+      String sourceName,
+      AppendSource.Casting casting) {
+    String inputType = normalize(source.duckdbType());
+    boolean integral =
+        UNSIGNED_INPUTS.contains(inputType)
+            || inputType.matches("DECIMAL\\(\\d+,0\\)")
+            || inputType.equals("NULL")
+            || inputType.equals("\"NULL\"")
+            || (casting == AppendSource.Casting.ASSIGNMENT
+                && Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT")
+                    .contains(inputType));
+    if (!integral) {
+      throw rejected(
+          contract,
+          "column '%s' is UBIGINT in the table (stored as %s) but %s in %s; it takes UTINYINT,"
+              + " USMALLINT, UINTEGER or UBIGINT (no signed/unsigned conversion: cast the input to"
+              + " UBIGINT)",
+          column.name(),
+          column.type().sql(),
+          source.duckdbType(),
+          sourceName);
+    }
+    return "CAST(" + SqlText.identifier(source.name()) + " AS " + column.type().sql() + ")";
   }
 
   /** True when the input's type, spelled as DuckDB does, is the column's (nested types). */

@@ -88,6 +88,21 @@ class CoverageFormatTest {
   }
 
   @Test
+  void unsignedComponentsAreTaggedFourAndOrderAboveSignedOnes() {
+    java.math.BigInteger max = EntityIdentity.UNSIGNED_MAX;
+    Coverage coverage = ids(EntityIdentity.of(max), 3);
+    coverage.add(EntityIdentity.of(java.math.BigInteger.ONE), 1, 1);
+    String hex = HexFormat.of().formatHex(CoverageFormat.encode(coverage, true));
+    // Two identities, 1 before 2^64 − 1 (unsigned order), each one component with tag 4.
+    assertThat(hex.substring(16, 24)).isEqualTo("00000002");
+    assertThat(hex.substring(24)).startsWith("00000001" + "04" + "0000000000000001");
+    assertThat(hex).contains("00000001" + "04" + "ffffffffffffffff");
+    assertThat(CoverageFormat.decode(CoverageFormat.encode(coverage, true), true))
+        .isEqualTo(coverage);
+    assertThat(EntityIdentity.of(max).compareTo(EntityIdentity.of(Long.MAX_VALUE))).isPositive();
+  }
+
+  @Test
   void idsAboveTwoToTheSixtyThreeKeepUnsignedOrder() {
     Coverage coverage = new Coverage();
     coverage.add(EntityIdentity.IMPLICIT, IndexIntervals.SIGN_BIT - 1, IndexIntervals.SIGN_BIT + 1);

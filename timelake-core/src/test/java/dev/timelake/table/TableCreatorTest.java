@@ -296,7 +296,7 @@ class TableCreatorTest {
         .isInstanceOf(ValidationException.class)
         .hasMessage(
             "Cannot create iot.bad6: series-key column 'value' has type DOUBLE (expected VARCHAR,"
-                + " INTEGER or BIGINT)");
+                + " INTEGER, BIGINT or UBIGINT)");
   }
 
   @Test
