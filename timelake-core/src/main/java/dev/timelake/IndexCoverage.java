@@ -70,9 +70,42 @@ public final class IndexCoverage {
         .reduce((a, b) -> b.intervals() > a.intervals() ? b : a);
   }
 
+  /**
+   * How much of {@code [from, to)} of a logical clock (a BIGINT index, in its units) the series
+   * covers.
+   */
+  public CoverageSummary summary(Map<String, ?> identity, long from, long to) {
+    return view.summary(identity, from, to);
+  }
+
+  /** {@link #summary(Map, long, long)} of every series that holds a row. */
+  public List<CoverageSummary> summaries(long from, long to) {
+    return view.summaries(from, to);
+  }
+
+  /** The covered share of {@code [from, to)} of a logical clock; 1.0 for an empty range. */
+  public double ratio(Map<String, ?> identity, long from, long to) {
+    return summary(identity, from, to).ratio();
+  }
+
+  /** The gaps of a logical clock in {@code [from, to)}, at least {@code minIntervals} long. */
+  public List<ClockRange> gaps(Map<String, ?> identity, long from, long to, long minIntervals) {
+    return view.gaps(identity, from, to, minIntervals);
+  }
+
   /** The last run of at least {@code minIntervals} consecutive covered intervals. */
   public Optional<IndexRange> lastRun(Map<String, ?> identity, long minIntervals) {
     return view.lastRun(identity, minIntervals);
+  }
+
+  /** {@link #lastRun} of a logical clock (a BIGINT index), in its units. */
+  public Optional<ClockRange> lastClockRun(Map<String, ?> identity, long minIntervals) {
+    return view.lastClockRun(identity, minIntervals);
+  }
+
+  /** {@link #lastWindow(Map, Instant, long)} of a logical clock, in its units. */
+  public Optional<ClockRange> lastWindow(Map<String, ?> identity, long atOrBefore, long intervals) {
+    return view.lastWindow(identity, atOrBefore, intervals);
   }
 
   /**

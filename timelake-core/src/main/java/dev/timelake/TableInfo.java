@@ -2,7 +2,6 @@ package dev.timelake;
 
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.table.TableContract;
-import dev.timelake.table.TimePartitions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -73,7 +72,7 @@ public record TableInfo(
         for (FileScanTask task : tasks) {
           int ordinal =
               loaded.iceberg().spec().isPartitioned()
-                  ? task.file().partition().get(0, Integer.class)
+                  ? contract.partitioning().ordinalOf(task.file().partition().get(0, Object.class))
                   : 0;
           long[] totals = byPartition.computeIfAbsent(ordinal, k -> new long[3]);
           totals[0]++;
@@ -89,9 +88,7 @@ public record TableInfo(
         (ordinal, totals) ->
             partitions.add(
                 new PartitionInfo(
-                    contract.isTimeSeries()
-                        ? TimePartitions.label(contract.chunk(), ordinal)
-                        : "all",
+                    contract.isTimeSeries() ? contract.partitioning().label(ordinal) : "all",
                     (int) totals[0],
                     totals[1],
                     totals[2])));

@@ -35,7 +35,9 @@ class CoverageCommand extends LakeCommand {
       names = "--from",
       required = true,
       paramLabel = "TIME",
-      description = "Start of the range (inclusive), e.g. 2026-01-01 or 2026-01-01T09:30:00Z.")
+      description =
+          "Start of the range (inclusive), e.g. 2026-01-01 or 2026-01-01T09:30:00Z; an integer for"
+              + " a BIGINT logical clock.")
   String from;
 
   @Option(

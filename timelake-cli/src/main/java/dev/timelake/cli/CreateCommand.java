@@ -43,7 +43,9 @@ final class CreateCommand extends LakeCommand {
       names = {"--time-column", "--index-column"},
       paramLabel = "COLUMN",
       description =
-          "The time column (TIMESTAMPTZ), the table's ordered index; makes a time-series table.")
+          "The time column, the table's ordered index: TIMESTAMPTZ or TIMESTAMP, or BIGINT for a"
+              + " logical clock (partitioned by --option partition-width=N); makes a time-series"
+              + " table.")
   private String timeColumn;
 
   @Option(

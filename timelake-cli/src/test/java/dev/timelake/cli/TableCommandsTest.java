@@ -136,6 +136,32 @@ class TableCommandsTest {
   }
 
   @Test
+  void aLogicalClockTableIsCreatedAndAskedForGapsInItsUnits() throws IOException {
+    Run created =
+        cli.run(
+            "create",
+            "log.offsets",
+            "--columns",
+            "source VARCHAR, offset BIGINT, payload VARCHAR",
+            "--index-column",
+            "offset",
+            "--entity",
+            "source",
+            "--index-granularity",
+            "10",
+            "--option",
+            "partition-width=1000");
+    assertThat(created.status()).as(created.err()).isZero();
+    Path rows = directory.resolve("offsets.csv");
+    Files.writeString(rows, "source,offset,payload\nkafka,0,a\nkafka,30,b\n");
+    assertThat(cli.run("import", "log.offsets", rows.toString()).status()).isZero();
+
+    Run gaps = cli.run("gaps", "log.offsets", "--from", "0", "--to", "40", "--format", "csv");
+    assertThat(gaps.status()).as(gaps.err()).isZero();
+    assertThat(gaps.out()).contains("kafka,10,30,2");
+  }
+
+  @Test
   void coverageAndGapsPrintPerSeriesFromCoverage() throws IOException {
     assertThat(
             cli.run(

@@ -70,11 +70,13 @@ public final class CoverageView {
 
   /** How much of {@code [from, to)} the series {@code identity} covers. */
   public CoverageSummary summary(Map<String, ?> identity, Instant from, Instant to) {
+    requireTimestamps("summary");
     return summary(identity(identity), from, to);
   }
 
   /** The summary of every series that holds a row, in identity order. */
   public List<CoverageSummary> summaries(Instant from, Instant to) {
+    requireTimestamps("summaries");
     List<CoverageSummary> summaries = new ArrayList<>();
     for (EntityIdentity identity : coverage.byIdentity().keySet()) {
       summaries.add(summary(identity, from, to));
@@ -83,6 +85,24 @@ public final class CoverageView {
   }
 
   private CoverageSummary summary(EntityIdentity identity, Instant from, Instant to) {
+    return summaryOfValues(identity, micros(from), micros(to));
+  }
+
+  /** How much of {@code [from, to)}, in index values (a logical clock's units), is covered. */
+  public CoverageSummary summary(Map<String, ?> identity, long from, long to) {
+    return summaryOfValues(identity(identity), from, to);
+  }
+
+  /** The summary of every series that holds a row, in identity order, in index values. */
+  public List<CoverageSummary> summaries(long from, long to) {
+    List<CoverageSummary> summaries = new ArrayList<>();
+    for (EntityIdentity identity : coverage.byIdentity().keySet()) {
+      summaries.add(summaryOfValues(identity, from, to));
+    }
+    return summaries;
+  }
+
+  private CoverageSummary summaryOfValues(EntityIdentity identity, long from, long to) {
     Optional<long[]> range = ids(from, to);
     if (range.isEmpty()) {
       return new CoverageSummary(identity.toMap(contract.seriesKey()), 0, 0, 1.0, 0);
@@ -107,43 +127,77 @@ public final class CoverageView {
   /** The gaps of {@code identity} in {@code [from, to)} at least {@code minIntervals} long. */
   public List<IndexRange> gaps(
       Map<String, ?> identity, Instant from, Instant to, long minIntervals) {
+    requireTimestamps("gaps");
     return gaps(identity(identity), from, to, minIntervals);
-  }
-
-  /** The gaps of every series that holds a row, by identity. */
-  public Map<Map<String, Object>, List<IndexRange>> allGaps(
-      Instant from, Instant to, long minIntervals) {
-    Map<Map<String, Object>, List<IndexRange>> gaps = new LinkedHashMap<>();
-    for (EntityIdentity identity : coverage.byIdentity().keySet()) {
-      gaps.put(identity.toMap(contract.seriesKey()), gaps(identity, from, to, minIntervals));
-    }
-    return gaps;
   }
 
   private List<IndexRange> gaps(
       EntityIdentity identity, Instant from, Instant to, long minIntervals) {
+    return gapRuns(identity, micros(from), micros(to), minIntervals).stream()
+        .map(this::range)
+        .toList();
+  }
+
+  /** The gaps of {@code identity} in {@code [from, to)}, in index values (a logical clock). */
+  public List<dev.timelake.ClockRange> gaps(
+      Map<String, ?> identity, long from, long to, long minIntervals) {
+    return gapRuns(identity(identity), from, to, minIntervals).stream()
+        .map(this::clockRange)
+        .toList();
+  }
+
+  /** The gaps of every series that holds a row, by identity, in index values. */
+  public Map<Map<String, Object>, List<dev.timelake.ClockRange>> allGaps(
+      long from, long to, long minIntervals) {
+    Map<Map<String, Object>, List<dev.timelake.ClockRange>> gaps = new LinkedHashMap<>();
+    for (EntityIdentity identity : coverage.byIdentity().keySet()) {
+      gaps.put(
+          identity.toMap(contract.seriesKey()),
+          gapRuns(identity, from, to, minIntervals).stream().map(this::clockRange).toList());
+    }
+    return gaps;
+  }
+
+  private List<IntervalIds.Run> gapRuns(
+      EntityIdentity identity, long from, long to, long minIntervals) {
     if (minIntervals < 1) {
       throw TimelakeException.validation(
           "Gaps of %s: min_intervals must be at least 1, not %d", contract.name(), minIntervals);
     }
     Optional<long[]> range = ids(from, to);
-    List<IndexRange> gaps = new ArrayList<>();
+    List<IntervalIds.Run> gaps = new ArrayList<>();
     if (range.isPresent()) {
       for (IntervalIds.Run gap : gaps(coverage.ids(identity), range.get()[0], range.get()[1])) {
         if (gap.length() >= minIntervals) {
-          gaps.add(range(gap));
+          gaps.add(gap);
         }
       }
     }
     return gaps;
   }
 
+  private dev.timelake.ClockRange clockRange(IntervalIds.Run run) {
+    return new dev.timelake.ClockRange(
+        intervals.start(run.first()), intervals.end(run.last()), run.length());
+  }
+
   /** The last run of at least {@code minIntervals} covered intervals of {@code identity}. */
   public Optional<IndexRange> lastRun(Map<String, ?> identity, long minIntervals) {
+    requireTimestamps("lastRun");
+    return lastRunOf(identity, minIntervals).map(this::range);
+  }
+
+  /** {@link #lastRun} of a logical clock, in its units. */
+  public Optional<dev.timelake.ClockRange> lastClockRun(
+      Map<String, ?> identity, long minIntervals) {
+    return lastRunOf(identity, minIntervals).map(this::clockRange);
+  }
+
+  private Optional<IntervalIds.Run> lastRunOf(Map<String, ?> identity, long minIntervals) {
     List<IntervalIds.Run> runs = coverage.ids(identity(identity)).runs();
     for (int i = runs.size() - 1; i >= 0; i--) {
       if (runs.get(i).length() >= minIntervals) {
-        return Optional.of(range(runs.get(i)));
+        return Optional.of(runs.get(i));
       }
     }
     return Optional.empty();
@@ -154,19 +208,41 @@ public final class CoverageView {
    * is at or before the one holding {@code atOrBefore}.
    */
   public Optional<IndexRange> lastWindow(Map<String, ?> identity, Instant atOrBefore, long length) {
+    requireTimestamps("lastWindow");
+    return lastWindowOf(identity, micros(atOrBefore), length).map(this::range);
+  }
+
+  /** {@link #lastWindow} of a logical clock, in its units. */
+  public Optional<dev.timelake.ClockRange> lastWindow(
+      Map<String, ?> identity, long atOrBefore, long length) {
+    return lastWindowOf(identity, atOrBefore, length).map(this::clockRange);
+  }
+
+  private Optional<IntervalIds.Run> lastWindowOf(
+      Map<String, ?> identity, long atOrBefore, long length) {
     if (length < 1) {
       throw TimelakeException.validation(
           "Windows of %s are at least 1 interval long, not %d", contract.name(), length);
     }
-    long limit = intervals.id(micros(atOrBefore));
+    long limit = intervals.id(atOrBefore);
     List<IntervalIds.Run> runs = coverage.ids(identity(identity)).runs(0, limit);
     for (int i = runs.size() - 1; i >= 0; i--) {
       IntervalIds.Run run = runs.get(i);
       if (run.length() >= length) {
-        return Optional.of(range(new IntervalIds.Run(run.last() - length + 1, run.last())));
+        return Optional.of(new IntervalIds.Run(run.last() - length + 1, run.last()));
       }
     }
     return Optional.empty();
+  }
+
+  /** Instants mean nothing to a logical clock: its ranges are in its own units. */
+  private void requireTimestamps(String method) {
+    if (contract.hasLogicalClock()) {
+      throw TimelakeException.validation(
+          "The index of %s is a BIGINT logical clock: ask %s with index values (long), not"
+              + " instants",
+          contract.name(), method);
+    }
   }
 
   /** The runs of {@code first..last} that {@code ids} does not hold. */
@@ -190,19 +266,21 @@ public final class CoverageView {
     return gaps;
   }
 
-  /** The first and last id {@code [from, to)} touches; empty for an empty range. */
-  private Optional<long[]> ids(Instant from, Instant to) {
-    long start = micros(from);
-    long end = micros(to);
+  /** The first and last id {@code [start, end)} (index values) touches; empty when empty. */
+  private Optional<long[]> ids(long start, long end) {
     if (start == end) {
       return Optional.empty();
     }
     if (start > end) {
       throw TimelakeException.validation(
           "Invalid range [%s, %s) for the coverage of %s: its start must not be after its end",
-          from, to, contract.name());
+          render(start), render(end), contract.name());
     }
     return Optional.of(intervals.ids(start, end));
+  }
+
+  private String render(long value) {
+    return contract.hasLogicalClock() ? Long.toString(value) : instant(value).toString();
   }
 
   private IndexRange range(IntervalIds.Run run) {

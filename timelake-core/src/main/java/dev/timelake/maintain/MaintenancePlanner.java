@@ -1,6 +1,5 @@
 package dev.timelake.maintain;
 
-import dev.timelake.Chunk;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.ScanPlanner;
@@ -8,7 +7,6 @@ import dev.timelake.table.Durations;
 import dev.timelake.table.Setting;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
-import dev.timelake.table.TimePartitions;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -67,8 +65,8 @@ public final class MaintenancePlanner {
     }
     OptionalLong cutoff = retentionCutoff();
     int dropped = 0;
-    if (cutoff.isPresent() && contract.isTimeSeries()) {
-      int firstKept = TimePartitions.ordinal(contract.chunk(), cutoff.getAsLong());
+    if (cutoff.isPresent() && contract.isTimeSeries() && !contract.hasLogicalClock()) {
+      int firstKept = contract.partitioning().ordinal(cutoff.getAsLong());
       dropped = (int) partitions.keySet().stream().filter(p -> p < firstKept).count();
       partitions.keySet().removeIf(p -> p < firstKept);
       if (dropped > 0) {
@@ -76,7 +74,7 @@ public final class MaintenancePlanner {
             "retention: drop "
                 + dropped
                 + " partitions before "
-                + TimePartitions.label(contract.chunk(), firstKept));
+                + contract.partitioning().label(firstKept));
       }
     }
     List<Rewrite> rewrites = rewrites(partitions);
@@ -94,8 +92,7 @@ public final class MaintenancePlanner {
   }
 
   private long startOfPartition(long micros) {
-    Chunk chunk = contract.chunk();
-    return TimePartitions.startMicros(chunk, TimePartitions.ordinal(chunk, micros));
+    return contract.partitioning().start(contract.partitioning().ordinal(micros));
   }
 
   private OptionalLong retentionCutoff() {
@@ -130,9 +127,12 @@ public final class MaintenancePlanner {
             new Rewrite(partition, label, files, "full rewrite of " + files.size() + " files"));
         continue;
       }
+      // A logical clock's units are the application's: no duration says when its partitions
+      // are cold.
       boolean cold =
           contract.isTimeSeries()
-              && TimePartitions.endMicros(contract.chunk(), partition) + coldAfter <= newest;
+              && !contract.hasLogicalClock()
+              && contract.partitioning().end(partition) + coldAfter <= newest;
       if (cold) {
         coldRewrite(partition, label, files, minFiles, coldAfter).ifPresent(rewrites::add);
       } else if (options.touchedPartitions().isEmpty()
@@ -274,7 +274,7 @@ public final class MaintenancePlanner {
   }
 
   private String label(int partition) {
-    return contract.isTimeSeries() ? TimePartitions.label(contract.chunk(), partition) : "all";
+    return contract.isTimeSeries() ? contract.partitioning().label(partition) : "all";
   }
 
   static long micros(Instant instant) {

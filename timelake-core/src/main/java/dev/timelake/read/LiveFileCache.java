@@ -206,7 +206,10 @@ final class LiveFileCache {
     Comparable<Object> maxKey =
         fields.key() == null ? null : comparable(bound(file.upperBounds(), fields.key()));
     Long ingestMax = fields.ingest() == null ? null : bound(file.upperBounds(), fields.ingest());
-    int partition = file.partition().size() == 0 ? 0 : file.partition().get(0, Integer.class);
+    int partition =
+        file.partition().size() == 0
+            ? 0
+            : fields.partitioning().ordinalOf(file.partition().get(0, Object.class));
     PlannedFile planned =
         new PlannedFile(
             file.location(),
@@ -246,7 +249,8 @@ final class LiveFileCache {
       Types.NestedField time,
       Types.NestedField key,
       Types.NestedField ingest,
-      IndexIntervals replacedWithin) {
+      IndexIntervals replacedWithin,
+      dev.timelake.table.Partitioning partitioning) {
     static Fields of(Table iceberg, TableContract contract) {
       Types.NestedField time =
           contract.timeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
@@ -258,7 +262,7 @@ final class LiveFileCache {
           contract.ingestTimeColumn().map(c -> iceberg.schema().findField(c)).orElse(null);
       IndexIntervals intervals =
           contract.replacesWithinInterval() ? IndexIntervals.of(contract).orElseThrow() : null;
-      return new Fields(time, key, ingest, intervals);
+      return new Fields(time, key, ingest, intervals, contract.partitioning());
     }
   }
 }

@@ -57,7 +57,7 @@ public final class RefreshPlanner {
     if (recordedSequence >= 0) {
       // A bucket that begins before the raw table's oldest partition lost rows to retention: the
       // rollup keeps its complete value rather than one recomputed from what is left.
-      OptionalLong dataStart = RollupChanges.dataStart(rawFiles, raw.contract().chunk());
+      OptionalLong dataStart = RollupChanges.dataStart(rawFiles, raw.contract().partitioning());
       if (dataStart.isPresent()) {
         buckets =
             buckets.intersect(IntervalSet.of(grid.ceil(dataStart.getAsLong()), Long.MAX_VALUE));

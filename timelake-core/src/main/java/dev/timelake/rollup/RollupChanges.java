@@ -1,9 +1,7 @@
 package dev.timelake.rollup;
 
-import dev.timelake.Chunk;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.read.PlannedFile;
-import dev.timelake.table.TimePartitions;
 import dev.timelake.time.IntervalSet;
 import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
@@ -63,9 +61,10 @@ public final class RollupChanges {
    * The start of the earliest partition holding a live file, empty when there is none: older data
    * is gone (retention drops whole partitions).
    */
-  public static OptionalLong dataStart(List<PlannedFile> files, Chunk chunk) {
+  public static OptionalLong dataStart(
+      List<PlannedFile> files, dev.timelake.table.Partitioning partitioning) {
     return files.stream().mapToInt(PlannedFile::partition).min().stream()
-        .mapToLong(partition -> TimePartitions.startMicros(chunk, partition))
+        .mapToLong(partitioning::start)
         .findFirst();
   }
 

@@ -76,8 +76,9 @@ public final class RouteCandidates {
    */
   private IntervalSet usable(Rollup rollup, List<PlannedFile> rollupFiles) {
     BucketGrid grid = rollup.grid();
-    OptionalLong rawStart = RollupChanges.dataStart(rawFiles, raw.contract().chunk());
-    OptionalLong rollupStart = RollupChanges.dataStart(rollupFiles, rollup.contract().chunk());
+    OptionalLong rawStart = RollupChanges.dataStart(rawFiles, raw.contract().partitioning());
+    OptionalLong rollupStart =
+        RollupChanges.dataStart(rollupFiles, rollup.contract().partitioning());
     if (rawStart.isEmpty() || rollupStart.isEmpty()) {
       return IntervalSet.empty();
     }

@@ -2,7 +2,6 @@ package dev.timelake.sql;
 
 import dev.timelake.ColumnType;
 import dev.timelake.CoverageSummary;
-import dev.timelake.IndexRange;
 import dev.timelake.QueryFailedException;
 import dev.timelake.TableName;
 import dev.timelake.catalog.LakeCatalog;
@@ -55,15 +54,15 @@ final class CoverageFunctions {
       DuckDBFunctions.tableFunction()
           .withName("__timelake_coverage")
           .withParameters(
-              DuckDBColumnType.VARCHAR, DuckDBColumnType.BIGINT, DuckDBColumnType.BIGINT)
+              DuckDBColumnType.VARCHAR, DuckDBColumnType.VARCHAR, DuckDBColumnType.VARCHAR)
           .withFunction(new RowsFunction(catalog, false))
           .register(connection.jdbc());
       DuckDBFunctions.tableFunction()
           .withName("__timelake_gaps")
           .withParameters(
               DuckDBColumnType.VARCHAR,
-              DuckDBColumnType.BIGINT,
-              DuckDBColumnType.BIGINT,
+              DuckDBColumnType.VARCHAR,
+              DuckDBColumnType.VARCHAR,
               DuckDBColumnType.BIGINT)
           .withFunction(new RowsFunction(catalog, true))
           .register(connection.jdbc());
@@ -72,12 +71,12 @@ final class CoverageFunctions {
     }
     connection.execute(
         "CREATE OR REPLACE MACRO timelake_coverage(t, range_start, range_end) AS TABLE SELECT *"
-            + " FROM __timelake_coverage(t, epoch_us(CAST(range_start AS TIMESTAMPTZ)),"
-            + " epoch_us(CAST(range_end AS TIMESTAMPTZ)))");
+            + " FROM __timelake_coverage(t, CAST(range_start AS VARCHAR), CAST(range_end AS"
+            + " VARCHAR))");
     connection.execute(
         "CREATE OR REPLACE MACRO timelake_gaps(t, range_start, range_end, min_intervals := 1) AS"
-            + " TABLE SELECT * FROM __timelake_gaps(t, epoch_us(CAST(range_start AS TIMESTAMPTZ)),"
-            + " epoch_us(CAST(range_end AS TIMESTAMPTZ)), CAST(min_intervals AS BIGINT))");
+            + " TABLE SELECT * FROM __timelake_gaps(t, CAST(range_start AS VARCHAR),"
+            + " CAST(range_end AS VARCHAR), CAST(min_intervals AS BIGINT))");
   }
 
   /** The rows of one call, computed at bind time (they are few) and handed out in chunks. */
@@ -99,13 +98,19 @@ final class CoverageFunctions {
     @Override
     public Rows bind(DuckDBTableFunctionBindInfo info) {
       TableName name = TableName.parse(info.getParameter(0).getString());
-      Instant from = instant(info.getParameter(1).getLong());
-      Instant to = instant(info.getParameter(2).getLong());
       LoadedTable table = catalog.require(name);
+      boolean clock = table.contract().hasLogicalClock();
       CoverageView view;
+      long from;
+      long to;
       try (EngineConnection connection = catalog.engine().connect()) {
         view = CoverageView.current(table.iceberg(), table.contract(), connection);
+        from = bound(connection, table, info.getParameter(1).getString());
+        to = bound(connection, table, info.getParameter(2).getString());
       }
+      DuckDBColumnType gapBound =
+          clock ? DuckDBColumnType.BIGINT : DuckDBColumnType.TIMESTAMP_WITH_TIME_ZONE;
+      ColumnType.Kind gapKind = clock ? ColumnType.Kind.BIGINT : ColumnType.Kind.TIMESTAMPTZ;
       List<ColumnType.Kind> kinds = new ArrayList<>();
       for (String column : table.contract().seriesKey()) {
         ColumnType.Kind kind =
@@ -118,19 +123,17 @@ final class CoverageFunctions {
       List<List<Object>> rows = new ArrayList<>();
       if (gaps) {
         long minIntervals = info.getParameter(3).getLong();
-        info.addResultColumn("gap_start", DuckDBColumnType.TIMESTAMP_WITH_TIME_ZONE);
-        info.addResultColumn("gap_end", DuckDBColumnType.TIMESTAMP_WITH_TIME_ZONE);
+        info.addResultColumn("gap_start", gapBound);
+        info.addResultColumn("gap_end", gapBound);
         info.addResultColumn("intervals", DuckDBColumnType.BIGINT);
-        kinds.addAll(
-            List.of(
-                ColumnType.Kind.TIMESTAMPTZ, ColumnType.Kind.TIMESTAMPTZ, ColumnType.Kind.BIGINT));
+        kinds.addAll(List.of(gapKind, gapKind, ColumnType.Kind.BIGINT));
         view.allGaps(from, to, minIntervals)
             .forEach(
                 (identity, ranges) -> {
-                  for (IndexRange range : ranges) {
+                  for (dev.timelake.ClockRange range : ranges) {
                     List<Object> row = new ArrayList<>(identity.values());
-                    row.add(range.start());
-                    row.add(range.end());
+                    row.add(clock ? range.start() : instant(range.start()));
+                    row.add(clock ? range.end() : instant(range.end()));
                     row.add(range.intervals());
                     rows.add(row);
                   }
@@ -206,6 +209,37 @@ final class CoverageFunctions {
       case UBIGINT -> DuckDBColumnType.UBIGINT;
       default -> DuckDBColumnType.BIGINT;
     };
+  }
+
+  /**
+   * A range bound as the index holds it: a logical clock's integer, or a timestamp's µs since the
+   * epoch (the text of any TIMESTAMPTZ, DATE or timestamp string).
+   */
+  private static long bound(EngineConnection connection, LoadedTable table, String text) {
+    if (text == null) {
+      throw dev.timelake.TimelakeException.validation(
+          "The coverage of %s needs a range start and end, not NULL", table.name());
+    }
+    if (table.contract().hasLogicalClock()) {
+      try {
+        return Long.parseLong(text.strip());
+      } catch (NumberFormatException e) {
+        throw dev.timelake.TimelakeException.validation(
+            "The index of %s is a BIGINT logical clock: range bounds are integers, not '%s'",
+            table.name(), text);
+      }
+    }
+    try {
+      return ((Number)
+              connection.scalar(
+                  "SELECT epoch_us(CAST("
+                      + dev.timelake.engine.SqlText.literal(text)
+                      + " AS TIMESTAMPTZ))"))
+          .longValue();
+    } catch (QueryFailedException e) {
+      throw dev.timelake.TimelakeException.validation(
+          "The index of %s is a timestamp: '%s' is not one", table.name(), text);
+    }
   }
 
   private static Instant instant(long micros) {

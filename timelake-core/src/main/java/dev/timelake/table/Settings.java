@@ -67,6 +67,16 @@ public final class Settings {
           Set.of(CREATE),
           "0.1",
           "Time partition size: hour, day or month (Iceberg transform of the time column).");
+  public static final Setting PARTITION_WIDTH =
+      declare(
+          "partition-width",
+          SettingKind.INTEGER,
+          "2147483647",
+          Set.of(CREATE),
+          "0.4",
+          "For a BIGINT time column (a logical clock): the partition width in its units (Iceberg"
+              + " truncate), 1 to 2147483647; the value ÷ width of every row must stay within"
+              + " ±2^31.");
   public static final Setting INGEST_TIME =
       declare(
           "ingest-time",

@@ -113,6 +113,31 @@ public record TableContract(
     return columns;
   }
 
+  /**
+   * How the rows are partitioned: by the chunk for a timestamp time column, by {@code
+   * partition-width} for a BIGINT logical clock.
+   */
+  public Partitioning partitioning() {
+    if (hasLogicalClock()) {
+      return new Partitioning.Truncate(
+          Long.parseLong(setting(Settings.PARTITION_WIDTH).orElseThrow()));
+    }
+    return new Partitioning.Time(chunk);
+  }
+
+  /** True when the time column is a BIGINT logical clock in application-defined units. */
+  public boolean hasLogicalClock() {
+    return timeColumn
+        .map(
+            time ->
+                columns.stream()
+                    .anyMatch(
+                        c ->
+                            c.name().equals(time)
+                                && c.type().kind() == dev.timelake.ColumnType.Kind.BIGINT))
+        .orElse(false);
+  }
+
   /** True for a time-series table, false for a plain (dimension) table. */
   public boolean isTimeSeries() {
     return timeColumn.isPresent();

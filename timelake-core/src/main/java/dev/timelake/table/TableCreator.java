@@ -166,12 +166,14 @@ public final class TableCreator {
     }
     Column timeDef = find(columns, time, "time column");
     if (timeDef.type().kind() != ColumnType.Kind.TIMESTAMPTZ
-        && timeDef.type().kind() != ColumnType.Kind.TIMESTAMP) {
+        && timeDef.type().kind() != ColumnType.Kind.TIMESTAMP
+        && timeDef.type().kind() != ColumnType.Kind.BIGINT) {
       throw TimelakeException.validation(
-          "Cannot create %s: time column '%s' has type %s (expected TIMESTAMPTZ or TIMESTAMP;"
-              + " integer logical clocks are not supported yet)",
+          "Cannot create %s: time column '%s' has type %s (expected TIMESTAMPTZ or TIMESTAMP, or"
+              + " BIGINT for a logical clock)",
           table, time, timeDef.type());
     }
+    validatePartitioning(timeDef);
     Set<String> keySeen = new HashSet<>();
     for (String key : seriesKey) {
       Column keyDef = find(columns, key, "series-key column");
@@ -243,6 +245,22 @@ public final class TableCreator {
               + " two settings)",
           definition.name());
     }
+    if (granularity instanceof IndexGranularity.Count count) {
+      long partitionWidth =
+          Long.parseLong(
+              options.getOrDefault(
+                  Settings.PARTITION_WIDTH.name(),
+                  Settings.PARTITION_WIDTH.defaultValue().orElseThrow()));
+      if (Long.compareUnsigned(count.width(), partitionWidth) > 0
+          || partitionWidth % count.width() != 0) {
+        throw TimelakeException.validation(
+            "Cannot create %s: on_conflict = 'replace' needs every index interval inside one"
+                + " partition, which holds for a granularity that divides the partition_width"
+                + " (%d), and %s does not",
+            definition.name(), partitionWidth, granularity);
+      }
+      return;
+    }
     Chunk chunk = Chunk.parse(options.getOrDefault(Settings.CHUNK.name(), "day"));
     long partitionSeconds = chunk == Chunk.HOUR ? 3_600 : 86_400;
     long width = ((IndexGranularity.Time) granularity).widthSeconds();
@@ -252,6 +270,37 @@ public final class TableCreator {
               + " partition (chunk %s), which holds for a granularity that divides %s, and %s"
               + " does not",
           definition.name(), chunk.label(), chunk == Chunk.HOUR ? "an hour" : "a day", granularity);
+    }
+  }
+
+  /**
+   * A BIGINT clock is partitioned by partition_width (Iceberg truncate), a timestamp by its chunk;
+   * each table refuses the other's setting, and a clock's table refuses the time-based ones.
+   */
+  private void validatePartitioning(Column timeDef) {
+    boolean clock = timeDef.type().kind() == ColumnType.Kind.BIGINT;
+    if (!clock && options.containsKey(Settings.PARTITION_WIDTH.name())) {
+      throw TimelakeException.validation(
+          "Cannot create %s: partition_width applies to a BIGINT time column; time column '%s' is"
+              + " %s, partitioned by chunk (hour, day or month)",
+          definition.name(), timeDef.name(), timeDef.type());
+    }
+    if (clock) {
+      for (Setting timeOnly : List.of(Settings.CHUNK, Settings.RETENTION)) {
+        if (options.containsKey(timeOnly.name())) {
+          throw TimelakeException.validation(
+              "Cannot create %s: %s needs a timestamp time column; '%s' is a BIGINT logical clock"
+                  + " (partition it with partition_width, in its own units)",
+              definition.name(),
+              timeOnly.sqlName().substring(Setting.PREFIX.length()),
+              timeDef.name());
+        }
+      }
+      new Partitioning.Truncate(
+          Long.parseLong(
+              options.getOrDefault(
+                  Settings.PARTITION_WIDTH.name(),
+                  Settings.PARTITION_WIDTH.defaultValue().orElseThrow())));
     }
   }
 
@@ -298,8 +347,17 @@ public final class TableCreator {
     if (timeColumn.isEmpty()) {
       return PartitionSpec.unpartitioned();
     }
-    Chunk chunk = Chunk.parse(options.getOrDefault(Settings.CHUNK.name(), "day"));
     PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
+    if (schema.findField(timeColumn.get()).type().typeId()
+        == org.apache.iceberg.types.Type.TypeID.LONG) {
+      long width =
+          Long.parseLong(
+              options.getOrDefault(
+                  Settings.PARTITION_WIDTH.name(),
+                  Settings.PARTITION_WIDTH.defaultValue().orElseThrow()));
+      return builder.truncate(timeColumn.get(), Math.toIntExact(width)).build();
+    }
+    Chunk chunk = Chunk.parse(options.getOrDefault(Settings.CHUNK.name(), "day"));
     return switch (chunk) {
       case HOUR -> builder.hour(timeColumn.get()).build();
       case DAY -> builder.day(timeColumn.get()).build();

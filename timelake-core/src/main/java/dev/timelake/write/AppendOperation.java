@@ -6,7 +6,6 @@ import dev.timelake.AppendResult;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.table.SnapshotSummaries;
-import dev.timelake.table.TimePartitions;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -124,7 +123,7 @@ public final class AppendOperation {
       for (WrittenFile file : files) {
         ranges
             .append(ranges.length() == 0 ? "" : ";")
-            .append(TimePartitions.label(table.contract().chunk(), file.partition()))
+            .append(table.contract().partitioning().label(file.partition()))
             .append('=')
             .append(file.minMicros())
             .append("..")

@@ -4,7 +4,6 @@ import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.index.RowKeys;
 import dev.timelake.table.TableContract;
-import dev.timelake.table.TimePartitions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +78,9 @@ final class AppendWriter {
    */
   List<WrittenFile> write(String stageTable, Consumer<String> progress) {
     String rows = "__tl_rows_" + UUID.randomUUID().toString().replace("-", "");
+    if (contract.hasLogicalClock()) {
+      requirePartitions(stageTable);
+    }
     List<WrittenFile> written = new ArrayList<>();
     try {
       connection.execute(
@@ -108,10 +110,27 @@ final class AppendWriter {
     }
   }
 
+  /** Fails, naming the value, when a clock value lies beyond the partitions an int numbers. */
+  private void requirePartitions(String stageTable) {
+    String time = SqlText.identifier(contract.timeColumn().orElseThrow());
+    List<Object> range =
+        connection.rows("SELECT min(" + time + "), max(" + time + ") FROM " + stageTable).get(0);
+    try {
+      for (Object value : range) {
+        if (value != null) {
+          contract.partitioning().ordinal(((Number) value).longValue());
+        }
+      }
+    } catch (dev.timelake.TimelakeException e) {
+      throw dev.timelake.TimelakeException.validation(
+          "Cannot append to %s: %s; nothing was written", contract.name(), e.getMessage());
+    }
+  }
+
   private String partitionSql() {
     return contract
         .timeColumn()
-        .map(time -> TimePartitions.ordinalSql(contract.chunk(), SqlText.identifier(time)))
+        .map(time -> contract.partitioning().ordinalSql(SqlText.identifier(time)))
         .orElse("0");
   }
 
@@ -120,7 +139,7 @@ final class AppendWriter {
     if (contract.timeColumn().isEmpty() || table.currentSnapshot() == null) {
       return "false";
     }
-    String time = "epoch_us(" + SqlText.identifier(contract.timeColumn().get()) + ")";
+    String time = contract.partitioning().valueSql(SqlText.identifier(contract.timeColumn().get()));
     List<Object> range =
         connection.rows("SELECT min(" + time + "), max(" + time + ") FROM " + rows).get(0);
     if (range.get(0) == null) {
@@ -149,8 +168,8 @@ final class AppendWriter {
 
   private String fileSummarySql(String rows, String late) {
     String time = contract.timeColumn().map(SqlText::identifier).orElse(null);
-    String range =
-        time == null ? "0, 0" : "min(epoch_us(" + time + ")), max(epoch_us(" + time + "))";
+    String value = time == null ? null : contract.partitioning().valueSql(time);
+    String range = time == null ? "0, 0" : "min(" + value + "), max(" + value + ")";
     return "SELECT "
         + PARTITION
         + ", "

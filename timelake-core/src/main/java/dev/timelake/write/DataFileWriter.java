@@ -6,7 +6,6 @@ import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
-import dev.timelake.table.TimePartitions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,9 +45,7 @@ public final class DataFileWriter {
       return table.locationProvider().newDataLocation(fileName);
     }
     String folder =
-        table.spec().fields().get(0).name()
-            + "="
-            + TimePartitions.label(contract.chunk(), partition);
+        table.spec().fields().get(0).name() + "=" + contract.partitioning().label(partition);
     return table.locationProvider().newDataLocation(folder + "/" + fileName);
   }
 
@@ -72,7 +69,8 @@ public final class DataFileWriter {
             .withMetrics(metrics)
             .withSortOrder(table.sortOrder());
     if (table.spec().isPartitioned()) {
-      builder.withPartition(new PartitionOrdinal(partition));
+      builder.withPartition(
+          new PartitionOrdinal(contract.partitioning().partitionValue(partition)));
     }
     return builder.build();
   }

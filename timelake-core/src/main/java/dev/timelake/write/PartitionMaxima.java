@@ -35,7 +35,7 @@ final class PartitionMaxima {
             .planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
-        int partition = file.partition().get(0, Integer.class);
+        int partition = contract.partitioning().ordinalOf(file.partition().get(0, Object.class));
         ByteBuffer upper =
             file.upperBounds() == null ? null : file.upperBounds().get(field.fieldId());
         long max =
@@ -49,12 +49,10 @@ final class PartitionMaxima {
   }
 
   private static long startOfChunk(TableContract contract, long micros) {
-    return dev.timelake.table.TimePartitions.startMicros(
-        contract.chunk(), dev.timelake.table.TimePartitions.ordinal(contract.chunk(), micros));
+    return contract.partitioning().start(contract.partitioning().ordinal(micros));
   }
 
   private static long endOfChunk(TableContract contract, long micros) {
-    return dev.timelake.table.TimePartitions.endMicros(
-        contract.chunk(), dev.timelake.table.TimePartitions.ordinal(contract.chunk(), micros));
+    return contract.partitioning().end(contract.partitioning().ordinal(micros));
   }
 }

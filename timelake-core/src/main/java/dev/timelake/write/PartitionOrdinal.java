@@ -2,8 +2,11 @@ package dev.timelake.write;
 
 import org.apache.iceberg.StructLike;
 
-/** The partition tuple of a time-partitioned table: one integer, the hour, day or month ordinal. */
-record PartitionOrdinal(int ordinal) implements StructLike {
+/**
+ * The partition tuple of a time-partitioned table: one value, the hour, day or month ordinal of a
+ * timestamp, or the first value of a BIGINT clock's partition.
+ */
+record PartitionOrdinal(Object value) implements StructLike {
   @Override
   public int size() {
     return 1;
@@ -11,7 +14,7 @@ record PartitionOrdinal(int ordinal) implements StructLike {
 
   @Override
   public <T> T get(int pos, Class<T> javaClass) {
-    return javaClass.cast(ordinal);
+    return javaClass.cast(value);
   }
 
   @Override

@@ -257,7 +257,7 @@ class TableCreatorTest {
         .isInstanceOf(ValidationException.class)
         .hasMessage(
             "Cannot create iot.bad2: time column 'time' has type DATE (expected TIMESTAMPTZ or"
-                + " TIMESTAMP; integer logical clocks are not supported yet)");
+                + " TIMESTAMP, or BIGINT for a logical clock)");
   }
 
   @Test
