@@ -51,6 +51,14 @@ final class BenchIndexCommand implements Callable<Integer> {
       description = "Then optimize the strict table's entity layout and report its throughput.")
   private boolean optimize;
 
+  @Option(
+      names = "--on-conflict",
+      paramLabel = "ACTION",
+      description =
+          "The strict table's on_conflict: error (default) or replace (then each hour 1 % of the"
+              + " series also resend their last bar, timed as corrections).")
+  private String onConflict = "error";
+
   @Override
   public Integer call() {
     Main main = bench.main;
@@ -62,6 +70,7 @@ final class BenchIndexCommand implements Callable<Integer> {
               historyHours,
               hours,
               optimize,
+              onConflict,
               message -> main.streams().err().println(message));
       main.streams().out().print(figures.render());
     }

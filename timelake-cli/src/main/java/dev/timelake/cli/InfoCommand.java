@@ -72,11 +72,18 @@ final class InfoCommand extends LakeCommand {
       rows.add(
           List.of(
               column.name(),
-              column.type().sql(),
+              unsigned(table, column.name())
+                  ? "UBIGINT (stored as " + column.type().sql() + ")"
+                  : column.type().sql(),
               column.isNullable() ? "nullable" : "not null",
               role(table, column.name())));
     }
     return rows;
+  }
+
+  private static boolean unsigned(Table table, String column) {
+    return Settings.splitList(table.settings().get(Settings.UNSIGNED_COLUMNS.name()))
+        .contains(column);
   }
 
   private static String role(Table table, String column) {

@@ -49,7 +49,25 @@ class BenchCommandTest {
         .contains("instruments 5; history 1 hours (300 rows)")
         .contains("hourly appends of 300 rows (2 each)")
         .contains("check overhead")
-        .contains("optimize of the strict table: ");
+        .contains("optimize of the strict table: ")
+        .contains("read every row");
+    Run replace =
+        new CliRunner(directory.resolve("replace"))
+            .run(
+                "bench",
+                "index-append",
+                "--instruments",
+                "5",
+                "--history-hours",
+                "1",
+                "--hours",
+                "2",
+                "--on-conflict",
+                "replace");
+    assertThat(replace.status()).as(replace.err()).isZero();
+    assertThat(replace.out())
+        .contains("on_conflict = 'replace': 2 hourly corrections of 1 rows")
+        .contains("strict (on_conflict = replace)");
     Run coverage =
         new CliRunner(directory.resolve("coverage"))
             .run("bench", "coverage", "--instruments", "3", "--outages", "2");

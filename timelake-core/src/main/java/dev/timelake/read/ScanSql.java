@@ -35,27 +35,32 @@ public final class ScanSql {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
     String where = keyFilter.map(filter -> " WHERE " + filter).orElse("");
-    if (contract.replacesWithinInterval()) {
-      // Copies are keyed by an expression (the interval), which the joins of the other
-      // strategies do not take.
-      strategy = DedupStrategy.RANK;
+    if (contract.replacesWithinInterval() && strategy == DedupStrategy.KEYS_FIRST) {
+      // Its key lists read key columns alone; copies keyed by an interval are merged instead.
+      strategy = DedupStrategy.MERGE;
     }
     List<String> parts = new ArrayList<>();
     if (!plan.independent().isEmpty()) {
       parts.add("SELECT " + columns + " FROM " + readParquet(contract, plan.independent()) + where);
     }
+    List<PlannedFile> contested = new ArrayList<>();
     for (List<PlannedFile> group : plan.overlapping()) {
       if (group.stream().allMatch(PlannedFile::fresh)) {
         // Fresh files never share a key with each other.
         parts.add("SELECT " + columns + " FROM " + readParquet(contract, group) + where);
         continue;
       }
-      parts.add(
-          switch (strategy) {
-            case MERGE -> mergedGroup(contract, columns, group, where);
-            case KEYS_FIRST -> keysFirstGroup(contract, columns, group, where);
-            case RANK -> rankedGroup(contract, columns, group, where);
-          });
+      switch (strategy) {
+        // Two fresh files never share a key, whichever groups they are in, and a fresh file's
+        // key held by a non-fresh file of another group is never held by one of its own group
+        // (groups share no keys): the groups merge as one, in one query instead of one each.
+        case MERGE -> contested.addAll(group);
+        case KEYS_FIRST -> parts.add(keysFirstGroup(contract, columns, group, where));
+        case RANK -> parts.add(rankedGroup(contract, columns, group, where));
+      }
+    }
+    if (!contested.isEmpty()) {
+      parts.add(mergedGroup(contract, columns, contested, where));
     }
     if (parts.isEmpty()) {
       return empty(contract);
@@ -74,14 +79,16 @@ public final class ScanSql {
       TableContract contract, String columns, List<PlannedFile> group, String where) {
     List<PlannedFile> fresh = group.stream().filter(PlannedFile::fresh).toList();
     List<PlannedFile> notFresh = group.stream().filter(f -> !f.fresh()).toList();
-    String contested = ranked(contract, columns, notFresh, where);
+    Keys key = Keys.of(contract);
+    String keyed = columns + key.extraColumn();
+    String contested = ranked(contract, keyed, notFresh, where);
     String uncontested = "";
     if (!fresh.isEmpty()) {
       String keys = "(" + heldKeys(contract, notFresh, where) + ")";
       String freshRows =
-          where.isEmpty()
+          where.isEmpty() && key.extraColumn().isEmpty()
               ? readParquet(contract, fresh)
-              : "(SELECT " + columns + " FROM " + readParquet(contract, fresh) + where + ")";
+              : "(SELECT " + keyed + " FROM " + readParquet(contract, fresh) + where + ")";
       uncontested =
           "SELECT "
               + columns
@@ -98,7 +105,7 @@ public final class ScanSql {
               + " UNION ALL ";
       contested +=
           " UNION ALL SELECT * FROM ("
-              + ranked(contract, columns, fresh, where)
+              + ranked(contract, keyed, fresh, where)
               + ") AS "
               + ROW
               + " SEMI JOIN "
@@ -114,10 +121,38 @@ public final class ScanSql {
         + " FROM ("
         + contested
         + ") QUALIFY row_number() OVER (PARTITION BY "
-        + SqlText.identifiers(contract.keyColumns())
+        + key.names()
         + " ORDER BY "
         + winnerOrder(contract)
         + ") = 1";
+  }
+
+  /**
+   * What makes rows copies, as the queries of a group name it: the key columns, or for a table
+   * whose rows replace the others of their interval the series key and an added column holding the
+   * interval's ordinal ({@code extraColumn}, selected next to the table's columns and dropped by
+   * the group's outer SELECT).
+   */
+  private record Keys(String names, String extraColumn, String held) {
+    private static final String INTERVAL = "__tl_interval";
+
+    static Keys of(TableContract contract) {
+      if (!contract.replacesWithinInterval()) {
+        String names = SqlText.identifiers(contract.keyColumns());
+        return new Keys(names, "", names);
+      }
+      List<String> names = new ArrayList<>();
+      contract.seriesKey().forEach(column -> names.add(SqlText.identifier(column)));
+      List<String> held = new ArrayList<>(names);
+      names.add(INTERVAL);
+      String ordinal = new dev.timelake.index.IntervalSql(contract).ordinal() + " AS " + INTERVAL;
+      held.add(ordinal);
+      return new Keys(String.join(", ", names), ", " + ordinal, String.join(", ", held));
+    }
+
+    List<String> columns() {
+      return List.of(names.split(", "));
+    }
   }
 
   /** The group read once, every row ranked by (insertion time, commit order), the first per key. */
@@ -193,7 +228,7 @@ public final class ScanSql {
   /** The distinct keys the files hold. */
   private static String heldKeys(TableContract contract, List<PlannedFile> files, String where) {
     return "SELECT DISTINCT "
-        + SqlText.identifiers(contract.keyColumns())
+        + Keys.of(contract).held()
         + " FROM "
         + readParquet(contract, files)
         + where;
@@ -202,15 +237,10 @@ public final class ScanSql {
   /** Equal keys of a row and a listed key, a missing series key equal to a missing one. */
   private static String sameKey(TableContract contract) {
     List<String> terms = new ArrayList<>();
-    for (String key : contract.keyColumns()) {
-      terms.add(notDistinct(key));
+    for (String name : Keys.of(contract).columns()) {
+      terms.add(ROW + "." + name + " IS NOT DISTINCT FROM " + KEY + "." + name);
     }
     return String.join(" AND ", terms);
-  }
-
-  private static String notDistinct(String column) {
-    String name = SqlText.identifier(column);
-    return ROW + "." + name + " IS NOT DISTINCT FROM " + KEY + "." + name;
   }
 
   /**

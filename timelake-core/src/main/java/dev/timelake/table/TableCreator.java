@@ -392,7 +392,19 @@ public final class TableCreator {
           }
         });
     if (timeColumn.isPresent()) {
-      properties.putIfAbsent(Settings.CHUNK.propertyKey(), "day");
+      boolean clock =
+          columns.stream()
+              .anyMatch(
+                  c ->
+                      c.name().equals(timeColumn.get())
+                          && c.type().kind() == ColumnType.Kind.BIGINT);
+      if (clock) {
+        properties.putIfAbsent(
+            Settings.PARTITION_WIDTH.propertyKey(),
+            Settings.PARTITION_WIDTH.defaultValue().orElseThrow());
+      } else {
+        properties.putIfAbsent(Settings.CHUNK.propertyKey(), "day");
+      }
       if (ingestTime()) {
         properties.put(Settings.INGEST_TIME_COLUMN.propertyKey(), INGEST_TIME_COLUMN);
       }

@@ -129,16 +129,22 @@ class IndexReplaceTest {
           long from = random.between(-130, 610);
           long to = from + random.between(1, 200);
           String context = random + " batch " + batch + " range " + from + ".." + to;
+          // A filter on the series ranks their rows in one read; without one, the groups merge.
+          String symbol = q == 2 ? "b" : null;
           assertThat(
                   query(
                       lake,
                       "SELECT symbol, epoch(ts)::BIGINT - "
                           + T0.getEpochSecond()
                           + ", price FROM market.r WHERE "
+                          + (symbol == null ? "" : "symbol = '" + symbol + "' AND ")
                           + at(from, to)
                           + " ORDER BY symbol, ts"))
               .as(context)
-              .isEqualTo(expected(oracle, from, to));
+              .isEqualTo(
+                  expected(oracle, from, to).stream()
+                      .filter(row -> symbol == null || row.get(0).equals(symbol))
+                      .toList());
         }
       }
       sql(session, "REFRESH MATERIALIZED ROLLUP market.r_30s");

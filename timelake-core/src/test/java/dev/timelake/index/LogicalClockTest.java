@@ -172,6 +172,65 @@ class LogicalClockTest {
         .hasMessageContaining("range bounds are integers, not '2026-01-01'");
   }
 
+  /**
+   * Random appends (negative clocks, several partitions, compaction between) commit or fail exactly
+   * as counting (symbol, ⌊idx ÷ 7⌋) pairs says, and the table ends holding the accepted rows.
+   */
+  @Test
+  void randomAppendsCommitOrFailAsTheOracleSays() {
+    dev.timelake.TestRandom random = dev.timelake.TestRandom.create();
+    Table table =
+        lake.createTable(ticks(true).indexGranularity("7").option("partition-width", "49").build());
+    java.util.Set<List<Object>> committed = new java.util.HashSet<>();
+    List<List<Object>> accepted = new java.util.ArrayList<>();
+    int outcomes = 0;
+    for (int batch = 0; batch < 40; batch++) {
+      List<List<Object>> rows = new java.util.ArrayList<>();
+      for (int i = 0, n = 1 + random.nextInt(5); i < n; i++) {
+        rows.add(List.of(List.of("a", "b").get(random.nextInt(2)), random.between(-100, 300)));
+      }
+      Map<List<Object>, Long> pairs =
+          rows.stream()
+              .collect(
+                  java.util.stream.Collectors.groupingBy(
+                      row -> List.of(row.get(0), Math.floorDiv((Long) row.get(1), 7)),
+                      java.util.stream.Collectors.counting()));
+      boolean duplicate = pairs.values().stream().anyMatch(count -> count > 1);
+      long conflicts = pairs.keySet().stream().filter(committed::contains).count();
+      Append append = table.refresh().newAppend();
+      rows.forEach(row -> append.row(row.get(0), row.get(1), 1.0));
+      String context = random + " batch " + batch + " " + rows;
+      if (duplicate) {
+        assertThatThrownBy(append::commit)
+            .as(context)
+            .isInstanceOf(DuplicateIndexIntervalException.class);
+      } else if (conflicts > 0) {
+        assertThat(catchThrowableOfType(IndexIntervalOverlapException.class, append::commit))
+            .as(context)
+            .extracting(IndexIntervalOverlapException::conflictCount)
+            .isEqualTo(conflicts);
+        outcomes++;
+      } else {
+        append.commit();
+        committed.addAll(pairs.keySet());
+        accepted.addAll(rows);
+      }
+      if (batch % 15 == 14) {
+        table.refresh().newMaintenance().run();
+      }
+    }
+    List<List<Object>> expected =
+        accepted.stream()
+            .sorted(
+                java.util.Comparator.comparing((List<Object> row) -> (String) row.get(0))
+                    .thenComparing(row -> (Long) row.get(1)))
+            .toList();
+    assertThat(query(lake, "SELECT symbol, idx FROM " + table.name() + " ORDER BY symbol, idx"))
+        .as(random.toString())
+        .isEqualTo(expected);
+    assertThat(outcomes).as(random.toString()).isPositive();
+  }
+
   @Test
   void aClockIsPartitionedByWidthAndCopiesAreRemovedOnRead() {
     Table table = lake.createTable(ticks(true).option("partition-width", "1000").build());
