@@ -41,11 +41,34 @@ public final class Lake implements AutoCloseable {
    * catalog on a SQLite file plus one folder per table.
    */
   public static Lake open(Path warehouse) {
+    return open(warehouse, Map.of());
+  }
+
+  /**
+   * Opens the lake of a warehouse folder whose catalog is shared: Iceberg catalog properties such
+   * as {@code uri=jdbc:postgresql://host/lake}, {@code jdbc.user}, {@code jdbc.password}, over
+   * those of the folder's {@code timelake-catalog.properties}; with neither, the embedded catalog.
+   * The folder holds the tables' files either way.
+   */
+  public static Lake open(Path warehouse, Map<String, String> catalogProperties) {
     requireNonNull(warehouse, "warehouse is null");
+    requireNonNull(catalogProperties, "catalogProperties is null");
     Path root = warehouse.toAbsolutePath().normalize();
+    Map<String, String> shared = new java.util.HashMap<>(Catalogs.propertiesFile(root));
+    shared.putAll(catalogProperties);
+    String description =
+        shared.isEmpty()
+            ? "warehouse " + root
+            : "warehouse "
+                + root
+                + " (catalog "
+                + shared.getOrDefault("uri", "?").replaceAll("\\?.*", "")
+                + ")";
     return new Lake(
         new LakeCatalog(
-            Catalogs.openEmbedded(root), "warehouse " + root, root.resolve(".timelake-tmp")),
+            Catalogs.openWarehouse(root, catalogProperties),
+            description,
+            root.resolve(".timelake-tmp")),
         java.util.Optional.of(root));
   }
 

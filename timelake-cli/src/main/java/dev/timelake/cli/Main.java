@@ -91,6 +91,16 @@ public final class Main {
   private Path warehouse;
 
   @Option(
+      names = "--catalog",
+      paramLabel = "KEY=VALUE",
+      scope = ScopeType.INHERIT,
+      description =
+          "An Iceberg catalog property of a shared catalog, e.g. --catalog"
+              + " uri=jdbc:postgresql://db/lake --catalog jdbc.user=lake (repeatable; over those of"
+              + " the warehouse's timelake-catalog.properties; default: the embedded catalog).")
+  private Map<String, String> catalog = new LinkedHashMap<>();
+
+  @Option(
       names = "--set",
       paramLabel = "timelake.NAME=VALUE",
       description =
@@ -195,7 +205,7 @@ public final class Main {
   Lake openLake(Map<String, String> commandSettings) {
     sessionSettings(commandSettings)
         .forEach((name, value) -> Settings.check(name, value, Level.SESSION));
-    return Lake.open(warehouse());
+    return Lake.open(warehouse(), catalog);
   }
 
   /** A new session with the settings given before the command, then {@code commandSettings}. */

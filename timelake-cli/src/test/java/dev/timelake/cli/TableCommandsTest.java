@@ -162,6 +162,27 @@ class TableCommandsTest {
   }
 
   @Test
+  void aSharedCatalogIsNamedByCatalogOptionsOrTheWarehouseFile() throws IOException {
+    Path shared = directory.resolve("shared-catalog.db");
+    String uri = "uri=jdbc:sqlite:" + shared;
+    Run created =
+        cli.run("--catalog", uri, "create", "iot.shared", "--columns", "tag VARCHAR, v DOUBLE");
+    assertThat(created.status()).as(created.err()).isZero();
+    assertThat(Files.exists(shared)).isTrue();
+    // The embedded catalog does not hold it; the warehouse's properties file names the shared one.
+    assertThat(cli.run("sql", "-c", "SHOW TABLES").out()).doesNotContain("shared");
+    Files.writeString(
+        warehouse.resolve("timelake-catalog.properties"), uri.replace("\\", "\\\\") + "\n");
+    assertThat(cli.run("sql", "-c", "SHOW TABLES").out()).contains("shared");
+
+    Run unreachable =
+        cli.run("--catalog", "uri=jdbc:postgresql://127.0.0.1:1/lake", "sql", "-c", "SHOW TABLES");
+    assertThat(unreachable.status()).isNotZero();
+    assertThat(unreachable.err()).contains("Cannot open catalog").contains("127.0.0.1:1/lake");
+    Files.delete(warehouse.resolve("timelake-catalog.properties"));
+  }
+
+  @Test
   void coverageAndGapsPrintPerSeriesFromCoverage() throws IOException {
     assertThat(
             cli.run(

@@ -33,6 +33,54 @@ public final class Catalogs {
 
   private Catalogs() {}
 
+  /**
+   * The file in a warehouse folder that names a shared catalog instead of the embedded one: Iceberg
+   * catalog properties ({@code uri=jdbc:postgresql://host/db}, {@code jdbc.user}, {@code
+   * jdbc.password}, or {@code type=rest} and its {@code uri}), the folder staying the warehouse.
+   */
+  public static final String CATALOG_PROPERTIES_FILE = "timelake-catalog.properties";
+
+  /**
+   * Opens the catalog of a warehouse folder: the one {@value #CATALOG_PROPERTIES_FILE} and {@code
+   * overrides} describe (the overrides win), else the embedded one.
+   */
+  public static Catalog openWarehouse(Path warehouse, Map<String, String> overrides) {
+    Path root = warehouse.toAbsolutePath().normalize();
+    Map<String, String> configured = new HashMap<>(propertiesFile(root));
+    configured.putAll(overrides);
+    if (configured.isEmpty()) {
+      return openEmbedded(root);
+    }
+    Map<String, String> properties = new HashMap<>();
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, root.toString());
+    properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
+    properties.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
+    if (!configured.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+        && !configured.containsKey(CatalogProperties.CATALOG_IMPL)) {
+      properties.put(CatalogProperties.CATALOG_IMPL, JdbcCatalog.class.getName());
+      properties.put("jdbc.schema-version", "V1");
+    }
+    properties.putAll(configured);
+    return open(properties);
+  }
+
+  /** The shared catalog's properties a warehouse folder names; empty for the embedded one. */
+  public static Map<String, String> propertiesFile(Path root) {
+    Path file = root.resolve(CATALOG_PROPERTIES_FILE);
+    if (!Files.isRegularFile(file)) {
+      return Map.of();
+    }
+    java.util.Properties properties = new java.util.Properties();
+    try (java.io.Reader reader = Files.newBufferedReader(file)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw TimelakeException.validation("Cannot read %s: %s", file, e.getMessage());
+    }
+    Map<String, String> map = new HashMap<>();
+    properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
+    return map;
+  }
+
   /** Opens (creating when missing) the embedded catalog of a warehouse folder. */
   public static Catalog openEmbedded(Path warehouse) {
     Path root = warehouse.toAbsolutePath().normalize();

@@ -1,0 +1,189 @@
+package dev.timelake.catalog;
+
+import static dev.timelake.TestTables.query;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.timelake.ColumnType;
+import dev.timelake.IndexIntervalOverlapException;
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TableDefinition;
+import dev.timelake.TableName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The same table operations against each catalog a lake may live in: the embedded SQLite catalog
+ * and Iceberg's JDBC catalog on a real PostgreSQL server (started here on loopback; skipped where
+ * none is installed, which {@code .ci/run} installs). Every lake below is a separate instance, as a
+ * separate process would be, sharing the catalog and the warehouse folder.
+ */
+class CatalogConformanceTest {
+  private static LocalPostgres postgres;
+  private static int databases;
+
+  @TempDir Path warehouse;
+
+  @BeforeAll
+  static void startPostgres() throws Exception {
+    var bin = LocalPostgres.find();
+    if (bin.isPresent()) {
+      postgres = LocalPostgres.start(bin.get());
+    }
+  }
+
+  @AfterAll
+  static void stopPostgres() throws Exception {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  /** A new lake on the catalog: the properties file names PostgreSQL, or nothing (embedded). */
+  private Lake open(String catalog) throws Exception {
+    if (catalog.equals("postgres")) {
+      assumeTrue(postgres != null, "no PostgreSQL server installed");
+      Path file = warehouse.resolve(Catalogs.CATALOG_PROPERTIES_FILE);
+      if (!Files.exists(file)) {
+        // One database per test, so that the tests stay apart.
+        Files.writeString(
+            file, "uri=" + postgres.newDatabase("lake" + ++databases) + "\njdbc.user=lake\n");
+      }
+    }
+    return Lake.open(warehouse);
+  }
+
+  private static TableDefinition readings(String name) {
+    return TableDefinition.builder(name)
+        .column("tag", ColumnType.VARCHAR)
+        .column("time", ColumnType.TIMESTAMPTZ)
+        .column("value", ColumnType.DOUBLE)
+        .timeColumn("time")
+        .seriesKey("tag")
+        .option("auto-maintain", "false")
+        .build();
+  }
+
+  private static void append(Lake lake, String table, int from, int count, double value) {
+    var append = lake.table(table).newAppend();
+    for (int i = from; i < from + count; i++) {
+      append.row(
+          "t" + (i % 3),
+          Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i).atOffset(ZoneOffset.UTC),
+          value);
+    }
+    append.commit();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"embedded", "postgres"})
+  void tablesAppendsMaintenanceAndDropWorkAcrossLakes(String catalog) throws Exception {
+    try (Lake writer = open(catalog);
+        Lake reader = open(catalog)) {
+      writer.createTable(readings("iot.r"));
+      append(writer, "iot.r", 0, 100, 1.0);
+      append(writer, "iot.r", 50, 100, 2.0); // 50 copies with newer values
+
+      assertThat(reader.tables()).contains(TableName.parse("iot.r"));
+      assertThat(query(reader, "SELECT count(*), sum(value) FROM iot.r"))
+          .containsExactly(List.of(150L, 250.0));
+      reader.table("iot.r").newMaintenance().run();
+      assertThat(query(writer, "SELECT count(*), sum(value) FROM iot.r"))
+          .containsExactly(List.of(150L, 250.0));
+      assertThat(writer.table("iot.r").refresh().info().partitions().get(0).files()).isEqualTo(1);
+
+      assertThat(reader.dropTable(TableName.parse("iot.r"))).isTrue();
+      assertThat(writer.findTable(TableName.parse("iot.r"))).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"embedded", "postgres"})
+  void concurrentAppendsFromTwoLakesBothCommit(String catalog) throws Exception {
+    try (Lake a = open(catalog);
+        Lake b = open(catalog)) {
+      a.createTable(readings("iot.c"));
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        List<Future<?>> writes = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+          Lake lake = w == 0 ? a : b;
+          int offset = w * 10_000;
+          writes.add(
+              pool.submit(
+                  () -> {
+                    for (int k = 0; k < 5; k++) {
+                      append(lake, "iot.c", offset + k * 100, 100, 1.0);
+                    }
+                  }));
+        }
+        for (Future<?> write : writes) {
+          write.get(120, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertThat(query(b, "SELECT count(*) FROM iot.c")).containsExactly(List.of(1_000L));
+      assertThat(a.table("iot.c").refresh().info().snapshots()).hasSize(10);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"embedded", "postgres"})
+  void rollupsRefreshAndTheOrderedIndexRefusesAcrossLakes(String catalog) throws Exception {
+    try (Lake a = open(catalog);
+        Lake b = open(catalog);
+        Session session = a.newSession()) {
+      a.createTable(readings("iot.r"));
+      append(a, "iot.r", 0, 600, 1.0);
+      sql(
+          session,
+          "CREATE MATERIALIZED ROLLUP iot.r_1m AS SELECT tag, time_bucket(INTERVAL '1 minute',"
+              + " time) AS bucket, count(*) AS n, sum(value) AS total FROM iot.r GROUP BY tag,"
+              + " bucket WITH (refresh_interval = 'off')");
+      append(b, "iot.r", 300, 600, 2.0);
+      b.refreshRollup(TableName.parse("iot.r_1m"));
+      assertThat(query(a, "SELECT sum(n)::BIGINT, sum(total) FROM iot.r_1m"))
+          .containsExactly(List.of(900L, 1500.0));
+
+      a.createTable(
+          TableDefinition.builder("market.bars")
+              .column("symbol", ColumnType.VARCHAR)
+              .column("ts", ColumnType.TIMESTAMPTZ)
+              .indexColumn("ts")
+              .entityColumns("symbol")
+              .indexGranularity("1m")
+              .build());
+      a.table("market.bars").newAppend().row("A", Instant.EPOCH.atOffset(ZoneOffset.UTC)).commit();
+      assertThatThrownBy(
+              () ->
+                  b.table("market.bars")
+                      .newAppend()
+                      .row("A", Instant.EPOCH.plusSeconds(30).atOffset(ZoneOffset.UTC))
+                      .commit())
+          .isInstanceOf(IndexIntervalOverlapException.class);
+    }
+  }
+
+  private static void sql(Session session, String statement) {
+    try (QueryResult ignored = session.sql(statement)) {
+      // no rows
+    }
+  }
+}
