@@ -50,6 +50,20 @@ public final class TestTables {
   }
 
   /** The Parquet files under the table's data folder, sorted; empty when there is none. */
+  /**
+   * A Parquet file {@code name}.parquet in {@code folder}, written by plain DuckDB from {@code
+   * select}.
+   */
+  public static Path duckdbParquet(Path folder, String name, String select) throws Exception {
+    Path file = folder.resolve(name + ".parquet");
+    try (java.sql.Connection duckdb = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement statement = duckdb.createStatement()) {
+      statement.execute("SET TimeZone = 'UTC'");
+      statement.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
+    }
+    return file;
+  }
+
   public static List<Path> dataFiles(Table table) {
     return dataFiles(table.info().location());
   }

@@ -11,9 +11,6 @@ import dev.timelake.Table;
 import dev.timelake.TableDefinition;
 import dev.timelake.ValidationException;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,15 +53,8 @@ class IndexInputTypesTest {
     return lake.createTable(definition.build());
   }
 
-  /** A Parquet file written by plain DuckDB from {@code select}. */
   private static Path parquet(String name, String select) throws Exception {
-    Path file = files.resolve(name + ".parquet");
-    try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
-        Statement statement = duckdb.createStatement()) {
-      statement.execute("SET TimeZone = 'UTC'");
-      statement.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
-    }
-    return file;
+    return dev.timelake.TestTables.duckdbParquet(files, name, select);
   }
 
   @Test

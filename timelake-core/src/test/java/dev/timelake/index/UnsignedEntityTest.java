@@ -18,9 +18,6 @@ import dev.timelake.ValidationException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -232,14 +229,7 @@ class UnsignedEntityTest {
         .hasMessageContaining("top-level columns only");
   }
 
-  /** A Parquet file written by plain DuckDB from {@code select}. */
   private static Path parquet(String name, String select) throws Exception {
-    Path file = files.resolve(name + ".parquet");
-    try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
-        Statement statement = duckdb.createStatement()) {
-      statement.execute("SET TimeZone = 'UTC'");
-      statement.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
-    }
-    return file;
+    return dev.timelake.TestTables.duckdbParquet(files, name, select);
   }
 }
