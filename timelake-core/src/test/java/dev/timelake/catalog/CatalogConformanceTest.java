@@ -181,6 +181,51 @@ class CatalogConformanceTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"embedded", "postgres"})
+  void ofTwoWriterProcessesInOneSeriesAndMinuteTheSecondFails(String catalog) throws Exception {
+    try (Lake lake = open(catalog)) {
+      lake.createTable(
+          TableDefinition.builder("market.bars")
+              .column("symbol", ColumnType.VARCHAR)
+              .column("ts", ColumnType.TIMESTAMPTZ)
+              .column("price", ColumnType.DOUBLE)
+              .indexColumn("ts")
+              .entityColumns("symbol")
+              .indexGranularity("1m")
+              .option("auto-maintain", "false")
+              .build());
+    }
+    Path barrier = Files.createDirectories(warehouse.resolve("barrier"));
+    List<Process> processes = new ArrayList<>();
+    for (String writer : List.of("one", "two")) {
+      // Each process opens the warehouse, and through its properties file the same catalog.
+      processes.add(
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  dev.timelake.index.ConcurrentIndexAppendTest.IndexAppender.class.getName(),
+                  warehouse.toString(),
+                  barrier.toString(),
+                  writer)
+              .redirectErrorStream(true)
+              .start());
+    }
+    List<Integer> statuses = new ArrayList<>();
+    List<String> outputs = new ArrayList<>();
+    for (Process process : processes) {
+      assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      statuses.add(process.exitValue());
+      outputs.add(new String(process.getInputStream().readAllBytes()));
+    }
+    assertThat(statuses).as(outputs.toString()).containsExactlyInAnyOrder(0, 5);
+    try (Lake lake = open(catalog)) {
+      assertThat(query(lake, "SELECT count(*) FROM market.bars")).containsExactly(List.of(1L));
+    }
+  }
+
   private static void sql(Session session, String statement) {
     try (QueryResult ignored = session.sql(statement)) {
       // no rows

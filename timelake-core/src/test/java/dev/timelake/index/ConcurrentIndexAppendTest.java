@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same snapshot before either committed: the second re-checks against the first's commit. Two
  * writers into the same intervals of different series both commit.
  */
-class ConcurrentIndexAppendTest {
+public class ConcurrentIndexAppendTest {
   @TempDir Path warehouse;
 
   private void createTable() {
