@@ -193,6 +193,11 @@ public final class Main {
         fromEnvironment == null || fromEnvironment.isBlank() ? "warehouse" : fromEnvironment);
   }
 
+  /** The {@code --catalog} properties given, naming a shared catalog (empty: the folder's own). */
+  Map<String, String> catalogProperties() {
+    return Map.copyOf(catalog);
+  }
+
   /** Opens the lake; checks the {@code --set} settings first so a typo fails before any work. */
   Lake openLake() {
     return openLake(Map.of());

@@ -60,6 +60,16 @@ final class ServeCommand extends LakeCommand {
   private int httpPort = 9000;
 
   @Option(
+      names = "--rest-port",
+      paramLabel = "PORT",
+      description =
+          "Also serve the lake's catalog over the Iceberg REST protocol on this port (plain HTTP;"
+              + " clients give --catalog type=rest --catalog uri=http://HOST:PORT --catalog"
+              + " token=USER:PASSWORD and need the warehouse's storage; default: -1, off; 0 picks"
+              + " a free one).")
+  private int restPort = -1;
+
+  @Option(
       names = "--users",
       paramLabel = "FILE",
       description =
@@ -101,6 +111,11 @@ final class ServeCommand extends LakeCommand {
 
   @Override
   int run() {
+    if (requireTls && restPort >= 0) {
+      throw TimelakeException.validation(
+          "Cannot serve: --require-tls, but the Iceberg REST catalog (--rest-port) is served over"
+              + " plain HTTP only");
+    }
     ServerLimits limits;
     try {
       limits =
@@ -134,10 +149,26 @@ final class ServeCommand extends LakeCommand {
       lake.close();
       throw TimelakeException.validation("Cannot serve %s: %s", lake.description(), e.getMessage());
     }
+    dev.timelake.server.IcebergRestServer rest = null;
+    if (restPort >= 0) {
+      try {
+        rest =
+            dev.timelake.server.IcebergRestServer.start(
+                dev.timelake.catalog.Catalogs.openWarehouse(
+                    main.warehouse(), main.catalogProperties()),
+                new InetSocketAddress(listen, restPort),
+                java.util.Optional.of(credentials));
+      } catch (IOException | IllegalArgumentException e) {
+        closeQuietly(http, server, lake);
+        throw TimelakeException.validation(
+            "Cannot serve the Iceberg REST catalog on port %d: %s", restPort, e.getMessage());
+      }
+    }
+    dev.timelake.server.IcebergRestServer restCatalog = rest;
     LineProtocolServer lineProtocol = http;
     out()
         .printf(
-            "Serving %s over the PostgreSQL protocol on %s%s%s; stop with Ctrl-C%n",
+            "Serving %s over the PostgreSQL protocol on %s%s%s%s; stop with Ctrl-C%n",
             lake.description(),
             server.address(),
             tls.isEmpty() ? "" : tls.get().isRequired() ? " (TLS required)" : " (TLS offered)",
@@ -147,7 +178,8 @@ final class ServeCommand extends LakeCommand {
                     + (tls.isPresent() ? "https://" : "http://")
                     + listen
                     + ":"
-                    + lineProtocol.port());
+                    + lineProtocol.port(),
+            restCatalog == null ? "" : ", Iceberg REST catalog on " + restCatalog.uri());
     out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -156,6 +188,9 @@ final class ServeCommand extends LakeCommand {
                 () -> {
                   // The JVM waits for hooks, not for this command: close here, in order.
                   try (lake) {
+                    if (restCatalog != null) {
+                      restCatalog.close();
+                    }
                     if (lineProtocol != null) {
                       lineProtocol.close();
                     }
@@ -172,6 +207,19 @@ final class ServeCommand extends LakeCommand {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** Closes what started before a later start failed; null items are skipped. */
+  private static void closeQuietly(AutoCloseable... started) {
+    for (AutoCloseable item : started) {
+      try {
+        if (item != null) {
+          item.close();
+        }
+      } catch (Exception e) {
+        // Failing anyway: the first error is the one to report.
+      }
+    }
   }
 
   /**

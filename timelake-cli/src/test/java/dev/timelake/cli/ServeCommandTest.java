@@ -64,6 +64,24 @@ class ServeCommandTest {
   }
 
   @Test
+  void refusesToRequireTlsWithThePlainHttpRestCatalog() {
+    Run run =
+        CliRunner.runWithoutWarehouse(
+            "",
+            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
+            "--warehouse",
+            directory.resolve("w").toString(),
+            "serve",
+            "--pg-port",
+            "0",
+            "--rest-port",
+            "0",
+            "--require-tls");
+    assertThat(run.status()).isNotZero();
+    assertThat(run.err()).contains("--require-tls").contains("plain HTTP only");
+  }
+
+  @Test
   void refusesToRequireTlsWithoutACertificate() {
     Run run =
         CliRunner.runWithoutWarehouse(

@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -197,8 +196,8 @@ public final class LineProtocolServer implements AutoCloseable {
                 error("too many requests", LoginThrottle.refusal(client, blocked.get())));
             return;
           }
-          if (!authorized(exchange, query)) {
-            if (presentsCredentials(exchange, query)) {
+          if (!HttpAuth.authorized(credentials, exchange, query)) {
+            if (HttpAuth.presentsCredentials(exchange, query)) {
               credentials.throttle().failed(client);
             }
             exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
@@ -352,44 +351,6 @@ public final class LineProtocolServer implements AutoCloseable {
   }
 
   /** A request without any credentials guesses no password: it is not counted as a failure. */
-  private static boolean presentsCredentials(HttpExchange exchange, Map<String, String> query) {
-    return exchange.getRequestHeaders().containsKey("Authorization") || query.containsKey("p");
-  }
-
-  private boolean authorized(HttpExchange exchange, Map<String, String> query) {
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    if (header != null) {
-      int space = header.indexOf(' ');
-      String scheme = space < 0 ? header : header.substring(0, space);
-      String value = space < 0 ? "" : header.substring(space + 1).trim();
-      return switch (scheme.toLowerCase(Locale.ROOT)) {
-        case "token", "bearer" -> admitsToken(value);
-        case "basic" -> admitsBasic(value);
-        default -> false;
-      };
-    }
-    String password = query.get("p");
-    return password != null && credentials.admits(query.getOrDefault("u", ""), password);
-  }
-
-  private boolean admitsToken(String token) {
-    int colon = token.indexOf(':');
-    return credentials.admitsToken(token)
-        || (colon > 0 && credentials.admits(token.substring(0, colon), token.substring(colon + 1)));
-  }
-
-  private boolean admitsBasic(String encoded) {
-    String decoded;
-    try {
-      decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-    int colon = decoded.indexOf(':');
-    return colon >= 0
-        && credentials.admits(decoded.substring(0, colon), decoded.substring(colon + 1));
-  }
-
   private static Map<String, String> query(String raw) {
     Map<String, String> parameters = new HashMap<>();
     if (raw == null || raw.isEmpty()) {
