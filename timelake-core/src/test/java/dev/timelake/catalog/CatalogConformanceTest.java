@@ -204,30 +204,10 @@ class CatalogConformanceTest {
               .option("auto-maintain", "false")
               .build());
     }
-    Path barrier = Files.createDirectories(warehouse.resolve("barrier"));
-    List<Process> processes = new ArrayList<>();
-    for (String writer : List.of("one", "two")) {
-      // Each process opens the warehouse, and through its properties file the same catalog.
-      processes.add(
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  dev.timelake.index.ConcurrentIndexAppendTest.IndexAppender.class.getName(),
-                  warehouse.toString(),
-                  barrier.toString(),
-                  writer)
-              .redirectErrorStream(true)
-              .start());
-    }
-    List<Integer> statuses = new ArrayList<>();
-    List<String> outputs = new ArrayList<>();
-    for (Process process : processes) {
-      assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      statuses.add(process.exitValue());
-      outputs.add(new String(process.getInputStream().readAllBytes()));
-    }
+    // Each process opens the warehouse, and through its properties file the same catalog.
+    var outcome = dev.timelake.index.ConcurrentIndexAppendTest.IndexAppender.race(warehouse);
+    List<Integer> statuses = outcome.statuses();
+    List<String> outputs = outcome.outputs();
     assertThat(statuses).as(outputs.toString()).containsExactlyInAnyOrder(0, 5);
     try (Lake lake = open(catalog)) {
       assertThat(query(lake, "SELECT count(*) FROM market.bars")).containsExactly(List.of(1L));

@@ -163,29 +163,9 @@ public class ConcurrentIndexAppendTest {
   @Test
   void ofTwoProcessesWritingOneSeriesAndMinuteTheSecondFails() throws Exception {
     createTable();
-    Path barrier = Files.createDirectories(warehouse.resolve("barrier"));
-    List<Process> processes = new ArrayList<>();
-    for (String writer : List.of("one", "two")) {
-      processes.add(
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  IndexAppender.class.getName(),
-                  warehouse.toString(),
-                  barrier.toString(),
-                  writer)
-              .redirectErrorStream(true)
-              .start());
-    }
-    List<Integer> statuses = new ArrayList<>();
-    List<String> outputs = new ArrayList<>();
-    for (Process process : processes) {
-      assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      statuses.add(process.exitValue());
-      outputs.add(new String(process.getInputStream().readAllBytes()));
-    }
+    IndexAppender.Outcome outcome = IndexAppender.race(warehouse);
+    List<Integer> statuses = outcome.statuses();
+    List<String> outputs = outcome.outputs();
     assertThat(statuses).as(outputs.toString()).containsExactlyInAnyOrder(0, 5);
     assertThat(String.join("", outputs)).contains("IndexIntervalOverlapException");
     try (Lake lake = Lake.open(warehouse)) {
@@ -195,6 +175,40 @@ public class ConcurrentIndexAppendTest {
 
   /** A writer process: appends symbol A in minute 1 once the other writer has checked too. */
   public static final class IndexAppender {
+    /** The exit statuses and outputs of two writer processes. */
+    public record Outcome(List<Integer> statuses, List<String> outputs) {}
+
+    /** Runs two writer processes on the warehouse's market.bars at once; their outcome. */
+    public static Outcome race(Path warehouse) throws Exception {
+      Path barrier = Files.createDirectories(warehouse.resolve("barrier"));
+      List<Process> processes = new ArrayList<>();
+      for (String writer : List.of("one", "two")) {
+        processes.add(
+            new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    IndexAppender.class.getName(),
+                    warehouse.toString(),
+                    barrier.toString(),
+                    writer)
+                .redirectErrorStream(true)
+                .start());
+      }
+      List<Integer> statuses = new ArrayList<>();
+      List<String> outputs = new ArrayList<>();
+      for (Process process : processes) {
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          throw new IllegalStateException("a writer process did not finish in 120 s");
+        }
+        statuses.add(process.exitValue());
+        outputs.add(new String(process.getInputStream().readAllBytes()));
+      }
+      return new Outcome(statuses, outputs);
+    }
+
     public static void main(String[] args) throws IOException {
       Path warehouse = Path.of(args[0]);
       Path barrier = Path.of(args[1]);
