@@ -145,6 +145,7 @@ final class ServeCommand extends LakeCommand {
         }
       }
       exposureWarning(listen, tls.isPresent()).ifPresent(err()::println);
+      restExposureWarning(listen, restPort).ifPresent(err()::println);
     } catch (IOException | IllegalArgumentException e) {
       lake.close();
       throw TimelakeException.validation("Cannot serve %s: %s", lake.description(), e.getMessage());
@@ -220,6 +221,22 @@ final class ServeCommand extends LakeCommand {
         // Failing anyway: the first error is the one to report.
       }
     }
+  }
+
+  /**
+   * The warning for the REST catalog on an address other machines reach: it is plain HTTP, so its
+   * tokens (the password) and the tables' metadata travel unencrypted.
+   */
+  static java.util.Optional<String> restExposureWarning(String listen, int restPort)
+      throws java.net.UnknownHostException {
+    if (restPort < 0 || InetAddress.getByName(listen).isLoopbackAddress()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "warning: the Iceberg REST catalog listens on "
+            + listen
+            + " over plain HTTP: its clients' tokens (the password) and the tables' metadata are"
+            + " not encrypted; serve it on a private network only");
   }
 
   /**

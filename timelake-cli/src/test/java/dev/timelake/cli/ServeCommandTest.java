@@ -113,6 +113,10 @@ class ServeCommandTest {
 
   @Test
   void warnsOnlyWhenOtherMachinesReachItWithoutTls() throws Exception {
+    assertThat(ServeCommand.restExposureWarning("127.0.0.1", 8181)).isEmpty();
+    assertThat(ServeCommand.restExposureWarning("0.0.0.0", -1)).isEmpty();
+    assertThat(ServeCommand.restExposureWarning("0.0.0.0", 8181))
+        .hasValueSatisfying(warning -> assertThat(warning).contains("plain HTTP"));
     assertThat(ServeCommand.exposureWarning("127.0.0.1", false)).isEmpty();
     assertThat(ServeCommand.exposureWarning("localhost", false)).isEmpty();
     assertThat(ServeCommand.exposureWarning("0.0.0.0", true)).isEmpty();
