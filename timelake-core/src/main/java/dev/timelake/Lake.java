@@ -54,8 +54,7 @@ public final class Lake implements AutoCloseable {
     requireNonNull(warehouse, "warehouse is null");
     requireNonNull(catalogProperties, "catalogProperties is null");
     Path root = warehouse.toAbsolutePath().normalize();
-    Map<String, String> shared = new java.util.HashMap<>(Catalogs.propertiesFile(root));
-    shared.putAll(catalogProperties);
+    Map<String, String> shared = Catalogs.configured(root, catalogProperties);
     String description =
         shared.isEmpty()
             ? "warehouse " + root
@@ -66,9 +65,7 @@ public final class Lake implements AutoCloseable {
                 + ")";
     return new Lake(
         new LakeCatalog(
-            Catalogs.openWarehouse(root, catalogProperties),
-            description,
-            root.resolve(".timelake-tmp")),
+            Catalogs.openConfigured(root, shared), description, root.resolve(".timelake-tmp")),
         java.util.Optional.of(root));
   }
 

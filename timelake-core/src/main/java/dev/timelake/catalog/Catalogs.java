@@ -46,8 +46,21 @@ public final class Catalogs {
    */
   public static Catalog openWarehouse(Path warehouse, Map<String, String> overrides) {
     Path root = warehouse.toAbsolutePath().normalize();
+    return openConfigured(root, configured(root, overrides));
+  }
+
+  /**
+   * The shared catalog's properties of a warehouse folder: its {@value #CATALOG_PROPERTIES_FILE}
+   * with {@code overrides} over it; empty for the embedded catalog.
+   */
+  public static Map<String, String> configured(Path root, Map<String, String> overrides) {
     Map<String, String> configured = new HashMap<>(propertiesFile(root));
     configured.putAll(overrides);
+    return configured;
+  }
+
+  /** Opens the catalog {@link #configured} describes for the warehouse folder {@code root}. */
+  public static Catalog openConfigured(Path root, Map<String, String> configured) {
     if (configured.isEmpty()) {
       return openEmbedded(root);
     }
@@ -65,7 +78,7 @@ public final class Catalogs {
   }
 
   /** The shared catalog's properties a warehouse folder names; empty for the embedded one. */
-  public static Map<String, String> propertiesFile(Path root) {
+  private static Map<String, String> propertiesFile(Path root) {
     Path file = root.resolve(CATALOG_PROPERTIES_FILE);
     if (!Files.isRegularFile(file)) {
       return Map.of();

@@ -134,7 +134,7 @@ public final class ScanSql {
         + " FROM ("
         + contested
         + ") QUALIFY row_number() OVER (PARTITION BY "
-        + key.names()
+        + key.list()
         + " ORDER BY "
         + winnerOrder(contract)
         + ") = 1";
@@ -146,25 +146,24 @@ public final class ScanSql {
    * interval's ordinal ({@code extraColumn}, selected next to the table's columns and dropped by
    * the group's outer SELECT).
    */
-  private record Keys(String names, String extraColumn, String held) {
+  private record Keys(List<String> names, String extraColumn, String held) {
     private static final String INTERVAL = "__tl_interval";
 
     static Keys of(TableContract contract) {
+      List<String> rowKeys = RowKeys.of(contract);
       if (!contract.replacesWithinInterval()) {
-        String names = SqlText.identifiers(contract.keyColumns());
-        return new Keys(names, "", names);
+        return new Keys(rowKeys, "", String.join(", ", rowKeys));
       }
-      List<String> names = new ArrayList<>();
-      contract.seriesKey().forEach(column -> names.add(SqlText.identifier(column)));
-      List<String> held = new ArrayList<>(names);
+      // The last row key is the interval's ordinal, an expression: held as a column.
+      List<String> names = new ArrayList<>(rowKeys.subList(0, rowKeys.size() - 1));
+      String ordinal = rowKeys.get(rowKeys.size() - 1) + " AS " + INTERVAL;
+      String held = String.join(", ", names) + (names.isEmpty() ? "" : ", ") + ordinal;
       names.add(INTERVAL);
-      String ordinal = new dev.timelake.index.IntervalSql(contract).ordinal() + " AS " + INTERVAL;
-      held.add(ordinal);
-      return new Keys(String.join(", ", names), ", " + ordinal, String.join(", ", held));
+      return new Keys(names, ", " + ordinal, held);
     }
 
-    List<String> columns() {
-      return List.of(names.split(", "));
+    String list() {
+      return String.join(", ", names);
     }
   }
 
@@ -250,7 +249,7 @@ public final class ScanSql {
   /** Equal keys of a row and a listed key, a missing series key equal to a missing one. */
   private static String sameKey(TableContract contract) {
     List<String> terms = new ArrayList<>();
-    for (String name : Keys.of(contract).columns()) {
+    for (String name : Keys.of(contract).names()) {
       terms.add(ROW + "." + name + " IS NOT DISTINCT FROM " + KEY + "." + name);
     }
     return String.join(" AND ", terms);

@@ -246,11 +246,7 @@ public final class TableCreator {
           definition.name());
     }
     if (granularity instanceof IndexGranularity.Count count) {
-      long partitionWidth =
-          Long.parseLong(
-              options.getOrDefault(
-                  Settings.PARTITION_WIDTH.name(),
-                  Settings.PARTITION_WIDTH.defaultValue().orElseThrow()));
+      long partitionWidth = partitionWidth();
       if (Long.compareUnsigned(count.width(), partitionWidth) > 0
           || partitionWidth % count.width() != 0) {
         throw TimelakeException.validation(
@@ -296,12 +292,16 @@ public final class TableCreator {
               timeDef.name());
         }
       }
-      new Partitioning.Truncate(
-          Long.parseLong(
-              options.getOrDefault(
-                  Settings.PARTITION_WIDTH.name(),
-                  Settings.PARTITION_WIDTH.defaultValue().orElseThrow())));
+      // Stored even when defaulted: its presence marks the clock for the steps after this one.
+      options.putIfAbsent(
+          Settings.PARTITION_WIDTH.name(), Settings.PARTITION_WIDTH.defaultValue().orElseThrow());
+      new Partitioning.Truncate(partitionWidth());
     }
+  }
+
+  /** The validated partition width of a logical clock's table. */
+  private long partitionWidth() {
+    return Long.parseLong(options.get(Settings.PARTITION_WIDTH.name()));
   }
 
   private static boolean keyed(Column column, String time, List<String> seriesKey) {
@@ -348,14 +348,8 @@ public final class TableCreator {
       return PartitionSpec.unpartitioned();
     }
     PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
-    if (schema.findField(timeColumn.get()).type().typeId()
-        == org.apache.iceberg.types.Type.TypeID.LONG) {
-      long width =
-          Long.parseLong(
-              options.getOrDefault(
-                  Settings.PARTITION_WIDTH.name(),
-                  Settings.PARTITION_WIDTH.defaultValue().orElseThrow()));
-      return builder.truncate(timeColumn.get(), Math.toIntExact(width)).build();
+    if (options.containsKey(Settings.PARTITION_WIDTH.name())) {
+      return builder.truncate(timeColumn.get(), Math.toIntExact(partitionWidth())).build();
     }
     Chunk chunk = Chunk.parse(options.getOrDefault(Settings.CHUNK.name(), "day"));
     return switch (chunk) {
@@ -392,17 +386,7 @@ public final class TableCreator {
           }
         });
     if (timeColumn.isPresent()) {
-      boolean clock =
-          columns.stream()
-              .anyMatch(
-                  c ->
-                      c.name().equals(timeColumn.get())
-                          && c.type().kind() == ColumnType.Kind.BIGINT);
-      if (clock) {
-        properties.putIfAbsent(
-            Settings.PARTITION_WIDTH.propertyKey(),
-            Settings.PARTITION_WIDTH.defaultValue().orElseThrow());
-      } else {
+      if (!options.containsKey(Settings.PARTITION_WIDTH.name())) {
         properties.putIfAbsent(Settings.CHUNK.propertyKey(), "day");
       }
       if (ingestTime()) {

@@ -267,10 +267,9 @@ public final class IcebergRestServer implements AutoCloseable {
         || e instanceof NotFoundException) {
       return 404;
     }
-    if (e instanceof AlreadyExistsException || e instanceof CommitFailedException) {
-      return 409;
-    }
-    if (e instanceof NamespaceNotEmptyException) {
+    if (e instanceof AlreadyExistsException
+        || e instanceof CommitFailedException
+        || e instanceof NamespaceNotEmptyException) {
       return 409;
     }
     if (e instanceof CommitStateUnknownException) {
