@@ -74,19 +74,29 @@ public final class LocalPostgres implements AutoCloseable {
     if (root) {
       run(List.of("chown", "postgres", data.toString()), false);
     }
-    server.pg(
-        "initdb", "-D", data.resolve("db").toString(), "-A", "trust", "-U", "lake", "-E", "UTF8");
-    server.pg(
-        "pg_ctl",
-        "-D",
-        data.resolve("db").toString(),
-        "-l",
-        data.resolve("log.txt").toString(),
-        "-w",
-        "-o",
-        "-h 127.0.0.1 -p " + port + " -k " + data,
-        "start");
-    server.pg("createdb", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "lake", "lake");
+    try {
+      server.pg(
+          "initdb", "-D", data.resolve("db").toString(), "-A", "trust", "-U", "lake", "-E", "UTF8");
+      server.pg(
+          "pg_ctl",
+          "-D",
+          data.resolve("db").toString(),
+          "-l",
+          data.resolve("log.txt").toString(),
+          "-w",
+          "-o",
+          "-h 127.0.0.1 -p " + port + " -k " + data,
+          "start");
+      server.pg("createdb", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "lake", "lake");
+    } catch (Exception e) {
+      // A server that started before a later step failed is stopped, its folder deleted.
+      try {
+        server.close();
+      } catch (Exception stopping) {
+        e.addSuppressed(stopping);
+      }
+      throw e;
+    }
     return server;
   }
 
