@@ -7,6 +7,7 @@ import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.refresh.RefreshScheduler;
 import dev.timelake.rollup.RollupStore;
+import dev.timelake.storage.Warehouse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -52,21 +53,47 @@ public final class Lake implements AutoCloseable {
    */
   public static Lake open(Path warehouse, Map<String, String> catalogProperties) {
     requireNonNull(warehouse, "warehouse is null");
+    return open(Warehouse.of(warehouse), catalogProperties);
+  }
+
+  /**
+   * Opens the lake of a warehouse folder or of a prefix on object storage ({@code
+   * s3://bucket/prefix}, also S3-compatible stores such as MinIO, R2 or Ceph), with catalog and
+   * storage properties over those of the warehouse's {@code timelake-catalog.properties}.
+   *
+   * <p>A warehouse on object storage needs a shared catalog ({@code uri=jdbc:postgresql://…},
+   * {@code type=rest}, or {@code uri=jdbc:sqlite:/local/catalog.db} for one machine), and takes
+   * S3FileIO's properties ({@code s3.endpoint}, {@code s3.access-key-id}, {@code
+   * s3.secret-access-key}, {@code client.region}, …) or the AWS SDK's standard settings. DuckDB
+   * reads local copies of its files, kept in {@code timelake.cache-dir} (default: under {@code
+   * $TIMELAKE_CACHE_DIR}, else {@code ~/.cache/timelake}) up to {@code timelake.cache-max-size}
+   * (default 10GB).
+   *
+   * <pre>{@code
+   * Lake lake = Lake.open("s3://plant-lake/history", Map.of(
+   *     "uri", "jdbc:postgresql://db.example/lake", "jdbc.user", "lake",
+   *     "s3.endpoint", "http://minio.example:9000"));
+   * }</pre>
+   */
+  public static Lake open(String warehouse, Map<String, String> catalogProperties) {
+    return open(Warehouse.parse(warehouse), catalogProperties);
+  }
+
+  private static Lake open(Warehouse warehouse, Map<String, String> catalogProperties) {
     requireNonNull(catalogProperties, "catalogProperties is null");
-    Path root = warehouse.toAbsolutePath().normalize();
-    Map<String, String> shared = Catalogs.configured(root, catalogProperties);
+    Map<String, String> configured = Catalogs.configured(warehouse, catalogProperties);
+    Path work = warehouse.localWorkFolder(System.getenv(), configured);
+    String catalogUri = configured.get("uri");
     String description =
-        shared.isEmpty()
-            ? "warehouse " + root
-            : "warehouse "
-                + root
-                + " (catalog "
-                + shared.getOrDefault("uri", "?").replaceAll("\\?.*", "")
-                + ")";
+        catalogUri == null
+            ? "warehouse " + warehouse
+            : "warehouse " + warehouse + " (catalog " + catalogUri.replaceAll("\\?.*", "") + ")";
     return new Lake(
         new LakeCatalog(
-            Catalogs.openConfigured(root, shared), description, root.resolve(".timelake-tmp")),
-        java.util.Optional.of(root));
+            Catalogs.openConfigured(warehouse, configured, work),
+            description,
+            work.resolve(warehouse.isRemote() ? "tmp" : "")),
+        java.util.Optional.of(warehouse.folder().orElse(work)));
   }
 
   /**
@@ -78,7 +105,10 @@ public final class Lake implements AutoCloseable {
     requireNonNull(catalogProperties, "catalogProperties is null");
     String where = catalogProperties.getOrDefault("warehouse", catalogProperties.get("uri"));
     return new Lake(
-        new LakeCatalog(Catalogs.open(catalogProperties), "catalog " + where, tempDirectory),
+        new LakeCatalog(
+            Catalogs.open(Catalogs.withLakeStorage(catalogProperties, tempDirectory)),
+            "catalog " + where,
+            tempDirectory),
         java.util.Optional.empty());
   }
 

@@ -108,7 +108,8 @@ public final class Table {
     return "CREATE OR REPLACE VIEW "
         + dev.timelake.engine.SqlText.identifier(name().name())
         + " AS "
-        + dev.timelake.read.ScanSql.relation(plan, dev.timelake.read.DedupStrategy.MERGE)
+        + dev.timelake.read.ScanSql.relation(
+            plan, dev.timelake.read.DedupStrategy.MERGE, current.files())
         + ";";
   }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.timelake.Lake;
 import dev.timelake.Session;
 import dev.timelake.TimelakeException;
+import dev.timelake.storage.Warehouse;
 import dev.timelake.table.Level;
 import dev.timelake.table.Settings;
 import java.io.IOException;
@@ -83,21 +84,23 @@ public final class Main {
 
   @Option(
       names = "--warehouse",
-      paramLabel = "DIR",
+      paramLabel = "DIR|s3://BUCKET/PREFIX",
       scope = ScopeType.INHERIT,
       description =
-          "The warehouse folder, created on first use (default: $TIMELAKE_WAREHOUSE, else"
+          "The warehouse: a folder, created on first use, or a prefix on S3 or an S3-compatible"
+              + " store, which needs a shared catalog (default: $TIMELAKE_WAREHOUSE, else"
               + " warehouse in the current folder).")
-  private Path warehouse;
+  private String warehouse;
 
   @Option(
       names = "--catalog",
       paramLabel = "KEY=VALUE",
       scope = ScopeType.INHERIT,
       description =
-          "An Iceberg catalog property of a shared catalog, e.g. --catalog"
-              + " uri=jdbc:postgresql://db/lake --catalog jdbc.user=lake (repeatable; over those of"
-              + " the warehouse's timelake-catalog.properties; default: the embedded catalog).")
+          "An Iceberg catalog or storage property, e.g. --catalog uri=jdbc:postgresql://db/lake"
+              + " --catalog jdbc.user=lake, or for S3 s3.endpoint=http://minio:9000,"
+              + " s3.access-key-id=…, timelake.cache-max-size=20GB (repeatable; over those of the"
+              + " warehouse's timelake-catalog.properties; default: the embedded catalog).")
   private Map<String, String> catalog = new LinkedHashMap<>();
 
   @Option(
@@ -183,14 +186,28 @@ public final class Main {
     return streams;
   }
 
-  /** The warehouse folder: the option, else $TIMELAKE_WAREHOUSE, else ./warehouse. */
-  Path warehouse() {
+  /** The warehouse: the option, else $TIMELAKE_WAREHOUSE, else ./warehouse. */
+  String warehouseLocation() {
     if (warehouse != null) {
       return warehouse;
     }
     String fromEnvironment = environment.get(WAREHOUSE_VARIABLE);
-    return Path.of(
-        fromEnvironment == null || fromEnvironment.isBlank() ? "warehouse" : fromEnvironment);
+    return fromEnvironment == null || fromEnvironment.isBlank() ? "warehouse" : fromEnvironment;
+  }
+
+  /**
+   * The warehouse folder, for commands that need one on this machine (the benchmarks, say).
+   *
+   * @throws ValidationException for a warehouse on object storage
+   */
+  Path warehouse() {
+    Warehouse parsed = Warehouse.parse(warehouseLocation());
+    return parsed
+        .folder()
+        .orElseThrow(
+            () ->
+                TimelakeException.validation(
+                    "Cannot use warehouse %s here: this command needs a local folder", parsed));
   }
 
   /** The {@code --catalog} properties given, naming a shared catalog (empty: the folder's own). */
@@ -210,7 +227,7 @@ public final class Main {
   Lake openLake(Map<String, String> commandSettings) {
     sessionSettings(commandSettings)
         .forEach((name, value) -> Settings.check(name, value, Level.SESSION));
-    return Lake.open(warehouse(), catalog);
+    return Lake.open(warehouseLocation(), catalog);
   }
 
   /** A new session with the settings given before the command, then {@code commandSettings}. */

@@ -156,7 +156,8 @@ final class ServeCommand extends LakeCommand {
         rest =
             dev.timelake.server.IcebergRestServer.start(
                 dev.timelake.catalog.Catalogs.openWarehouse(
-                    main.warehouse(), main.catalogProperties()),
+                    dev.timelake.storage.Warehouse.parse(main.warehouseLocation()),
+                    main.catalogProperties()),
                 new InetSocketAddress(listen, restPort),
                 java.util.Optional.of(credentials));
       } catch (IOException | IllegalArgumentException e) {

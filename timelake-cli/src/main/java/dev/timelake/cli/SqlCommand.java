@@ -92,12 +92,19 @@ final class SqlCommand extends LakeCommand {
     }
   }
 
-  /** ~/.timelake_history, or a file in the warehouse when the home folder is not writable. */
+  /**
+   * ~/.timelake_history, or when the home folder is not writable a file in the warehouse folder
+   * (the temporary folder for a warehouse on object storage).
+   */
   private Path historyFile() {
     Path home = Path.of(System.getProperty("user.home", "."));
-    return Files.isWritable(home)
-        ? home.resolve(".timelake_history")
-        : main.warehouse().resolve(".timelake_history");
+    if (Files.isWritable(home)) {
+      return home.resolve(".timelake_history");
+    }
+    return dev.timelake.storage.Warehouse.parse(main.warehouseLocation())
+        .folder()
+        .orElse(Path.of(System.getProperty("java.io.tmpdir")))
+        .resolve(".timelake_history");
   }
 
   private static String banner(Lake lake) {

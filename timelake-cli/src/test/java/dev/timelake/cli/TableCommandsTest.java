@@ -10,6 +10,7 @@ import dev.timelake.Lake;
 import dev.timelake.Table;
 import dev.timelake.TableName;
 import dev.timelake.cli.CliRunner.Run;
+import dev.timelake.testkit.LocalS3;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -180,6 +181,59 @@ class TableCommandsTest {
     assertThat(unreachable.status()).isNotZero();
     assertThat(unreachable.err()).contains("Cannot open catalog").contains("127.0.0.1:1/lake");
     Files.delete(warehouse.resolve("timelake-catalog.properties"));
+  }
+
+  @Test
+  void aWarehouseOnAnS3ServerWorksThroughTheCommands() throws Exception {
+    try (LocalS3 s3 = LocalS3.start(directory.resolve("s3"))) {
+      String bucket = s3.createBucket("plant") + "/lake";
+      java.util.List<String> storage =
+          java.util.List.of(
+              "--warehouse", bucket,
+              "--catalog", "s3.endpoint=" + s3.endpoint(),
+              "--catalog", "s3.access-key-id=" + LocalS3.ACCESS_KEY,
+              "--catalog", "s3.secret-access-key=" + LocalS3.SECRET_KEY,
+              "--catalog", "timelake.cache-dir=" + directory.resolve("cache"));
+      java.util.List<String> options = new java.util.ArrayList<>(storage);
+      options.addAll(
+          java.util.List.of("--catalog", "uri=jdbc:sqlite:" + directory.resolve("catalog.db")));
+      Path rows = directory.resolve("rows.csv");
+      Files.writeString(
+          rows, "tag,time,value\na,2026-01-01T00:00:00Z,1\na,2026-01-01T00:00:00Z,2\n");
+
+      Run created =
+          run(
+              options,
+              "create",
+              "iot.readings",
+              "--columns",
+              "tag VARCHAR, time TIMESTAMPTZ, value DOUBLE",
+              "--time-column",
+              "time",
+              "--series-key",
+              "tag");
+      assertThat(created.status()).as(created.err()).isZero();
+      Run imported = run(options, "import", "iot.readings", rows.toString());
+      assertThat(imported.status()).as(imported.err()).isZero();
+      Run query = run(options, "sql", "-c", "SELECT count(*), max(value) FROM iot.readings");
+      assertThat(query.out()).contains("1 |").contains("2.0");
+      Run info = run(options, "info", "iot.readings");
+      assertThat(info.out()).contains(bucket + "/iot/readings");
+      assertThat(s3.folderOf("plant").resolve("lake/iot/readings/data")).isDirectory();
+
+      Run noCatalog = run(storage, "sql", "-c", "SELECT 1");
+      assertThat(noCatalog.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
+      assertThat(noCatalog.err()).contains("a warehouse on object storage needs a shared catalog");
+      Run bench = run(options, "bench", "run", "--scale", "tiny");
+      assertThat(bench.err())
+          .contains("Cannot use warehouse " + bucket + " here: this command needs a local folder");
+    }
+  }
+
+  private static Run run(java.util.List<String> options, String... args) {
+    java.util.List<String> all = new java.util.ArrayList<>(options);
+    all.addAll(java.util.List.of(args));
+    return CliRunner.runWithoutWarehouse("", java.util.Map.of(), all.toArray(String[]::new));
   }
 
   @Test

@@ -1,6 +1,8 @@
 package dev.timelake.catalog;
 
 import dev.timelake.TimelakeException;
+import dev.timelake.storage.LakeFileIO;
+import dev.timelake.storage.Warehouse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /**
@@ -34,39 +37,61 @@ public final class Catalogs {
   private Catalogs() {}
 
   /**
-   * The file in a warehouse folder that names a shared catalog instead of the embedded one: Iceberg
+   * The file in a warehouse that names a shared catalog instead of the embedded one: Iceberg
    * catalog properties ({@code uri=jdbc:postgresql://host/db}, {@code jdbc.user}, {@code
-   * jdbc.password}, or {@code type=rest} and its {@code uri}), the folder staying the warehouse.
+   * jdbc.password}, or {@code type=rest} and its {@code uri}; for object storage also S3FileIO's
+   * {@code s3.*} properties), the warehouse staying where the tables are stored.
    */
   public static final String CATALOG_PROPERTIES_FILE = "timelake-catalog.properties";
 
   /**
-   * Opens the catalog of a warehouse folder: the one {@value #CATALOG_PROPERTIES_FILE} and {@code
-   * overrides} describe (the overrides win), else the embedded one.
+   * Opens the catalog of a warehouse, copies of remote files going to its usual local folder; see
+   * {@link #openWarehouse(Warehouse, Map, Path)}.
    */
-  public static Catalog openWarehouse(Path warehouse, Map<String, String> overrides) {
-    Path root = warehouse.toAbsolutePath().normalize();
-    return openConfigured(root, configured(root, overrides));
+  public static Catalog openWarehouse(Warehouse warehouse, Map<String, String> overrides) {
+    return openWarehouse(
+        warehouse, overrides, warehouse.localWorkFolder(System.getenv(), overrides));
   }
 
   /**
-   * The shared catalog's properties of a warehouse folder: its {@value #CATALOG_PROPERTIES_FILE}
-   * with {@code overrides} over it; empty for the embedded catalog.
+   * Opens the catalog of a warehouse: the one its {@value #CATALOG_PROPERTIES_FILE} and {@code
+   * overrides} describe (the overrides win), else, for a local folder, the embedded one. Copies of
+   * remote files go to {@code workFolder}.
    */
-  public static Map<String, String> configured(Path root, Map<String, String> overrides) {
-    Map<String, String> configured = new HashMap<>(propertiesFile(root));
+  public static Catalog openWarehouse(
+      Warehouse warehouse, Map<String, String> overrides, Path workFolder) {
+    return openConfigured(warehouse, configured(warehouse, overrides), workFolder);
+  }
+
+  /**
+   * The catalog and storage properties of a warehouse: its {@value #CATALOG_PROPERTIES_FILE} with
+   * {@code overrides} over it; empty (or storage settings only) for the embedded catalog.
+   */
+  public static Map<String, String> configured(Warehouse warehouse, Map<String, String> overrides) {
+    Map<String, String> configured = new HashMap<>(propertiesFile(warehouse, overrides));
     configured.putAll(overrides);
     return configured;
   }
 
-  /** Opens the catalog {@link #configured} describes for the warehouse folder {@code root}. */
-  public static Catalog openConfigured(Path root, Map<String, String> configured) {
-    if (configured.isEmpty()) {
-      return openEmbedded(root);
+  /**
+   * Opens the catalog {@link #configured} describes for {@code warehouse}: the embedded catalog
+   * when they name none (local folders only; object storage needs a shared catalog).
+   */
+  public static Catalog openConfigured(
+      Warehouse warehouse, Map<String, String> configured, Path workFolder) {
+    if (!namesCatalog(configured)) {
+      if (warehouse.isRemote()) {
+        throw TimelakeException.validation(
+            "Cannot open warehouse %s: a warehouse on object storage needs a shared catalog; put"
+                + " its Iceberg properties (uri=jdbc:postgresql://host/db, or type=rest and uri,"
+                + " or uri=jdbc:sqlite:/local/file.db for one machine) in %s/%s or give them with"
+                + " --catalog",
+            warehouse, warehouse, CATALOG_PROPERTIES_FILE);
+      }
+      return openEmbedded(warehouse.folder().orElseThrow(), configured);
     }
-    Map<String, String> properties = new HashMap<>();
-    properties.put(CatalogProperties.WAREHOUSE_LOCATION, root.toString());
-    properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
+    Map<String, String> properties = new HashMap<>(withLakeStorage(Map.of(), workFolder));
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse.location());
     properties.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
     if (!configured.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
         && !configured.containsKey(CatalogProperties.CATALOG_IMPL)) {
@@ -77,17 +102,44 @@ public final class Catalogs {
     return open(properties);
   }
 
-  /** The shared catalog's properties a warehouse folder names; empty for the embedded one. */
-  private static Map<String, String> propertiesFile(Path root) {
-    Path file = root.resolve(CATALOG_PROPERTIES_FILE);
-    if (!Files.isRegularFile(file)) {
-      return Map.of();
-    }
+  /** True when the properties name a catalog rather than only storage settings. */
+  private static boolean namesCatalog(Map<String, String> configured) {
+    return configured.containsKey(CatalogProperties.URI)
+        || configured.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+        || configured.containsKey(CatalogProperties.CATALOG_IMPL);
+  }
+
+  /** The shared catalog's properties a warehouse names; empty for the embedded one. */
+  private static Map<String, String> propertiesFile(
+      Warehouse warehouse, Map<String, String> overrides) {
+    String location = warehouse.resolve(CATALOG_PROPERTIES_FILE);
     java.util.Properties properties = new java.util.Properties();
-    try (java.io.Reader reader = Files.newBufferedReader(file)) {
-      properties.load(reader);
-    } catch (IOException e) {
-      throw TimelakeException.validation("Cannot read %s: %s", file, e.getMessage());
+    if (warehouse.isRemote()) {
+      // Read with the storage settings given, so that credentials may come from the overrides.
+      try (LakeFileIO io = new LakeFileIO()) {
+        io.initialize(overrides);
+        InputFile file = io.newInputFile(location);
+        if (!file.exists()) {
+          return Map.of();
+        }
+        try (java.io.InputStream in = file.newStream()) {
+          properties.load(
+              new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
+        }
+      } catch (IOException | RuntimeException e) {
+        throw TimelakeException.validation(
+            "Cannot read %s: %s", location, LakeFileIO.describeFailure(e));
+      }
+    } else {
+      Path file = Path.of(location);
+      if (!Files.isRegularFile(file)) {
+        return Map.of();
+      }
+      try (java.io.Reader reader = Files.newBufferedReader(file)) {
+        properties.load(reader);
+      } catch (IOException e) {
+        throw TimelakeException.validation("Cannot read %s: %s", file, e.getMessage());
+      }
     }
     Map<String, String> map = new HashMap<>();
     properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
@@ -96,6 +148,14 @@ public final class Catalogs {
 
   /** Opens (creating when missing) the embedded catalog of a warehouse folder. */
   public static Catalog openEmbedded(Path warehouse) {
+    return openEmbedded(warehouse, Map.of());
+  }
+
+  /**
+   * Opens (creating when missing) the embedded catalog of a warehouse folder, with extra properties
+   * (a cache size, say) over its own.
+   */
+  private static Catalog openEmbedded(Path warehouse, Map<String, String> extra) {
     Path root = warehouse.toAbsolutePath().normalize();
     try {
       Files.createDirectories(root);
@@ -112,9 +172,22 @@ public final class Catalogs {
     properties.put("jdbc.schema-version", "V1");
     properties.put("jdbc.busy_timeout", "30000");
     properties.put(CatalogProperties.CLIENT_POOL_SIZE, "1");
-    properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
     properties.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
+    properties.putAll(withLakeStorage(extra, Warehouse.of(root).localWorkFolder(Map.of(), extra)));
     return open(properties);
+  }
+
+  /**
+   * Catalog properties with Timelake's file IO (local folders and S3, copies for DuckDB in {@code
+   * workFolder}) unless they name another.
+   */
+  public static Map<String, String> withLakeStorage(
+      Map<String, String> catalogProperties, Path workFolder) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put(CatalogProperties.FILE_IO_IMPL, LakeFileIO.class.getName());
+    properties.put(LakeFileIO.CACHE_DIRECTORY, workFolder.toString());
+    properties.putAll(catalogProperties);
+    return properties;
   }
 
   /**

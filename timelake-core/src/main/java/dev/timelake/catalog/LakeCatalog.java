@@ -7,6 +7,8 @@ import dev.timelake.TimelakeException;
 import dev.timelake.engine.Engine;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.storage.LakeFileIO;
+import dev.timelake.storage.LocalFileIO;
 import dev.timelake.table.Level;
 import dev.timelake.table.Setting;
 import dev.timelake.table.Settings;
@@ -17,11 +19,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -30,6 +30,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileInfo;
 
 /**
  * The lake's catalog and engine as the implementation sees them: loads tables with their contract,
@@ -203,43 +204,40 @@ public final class LakeCatalog implements AutoCloseable {
   }
 
   /**
-   * Drops a table and deletes its files, and on a local warehouse the folders they leave empty;
-   * false when it did not exist.
+   * Drops a table and deletes its files (also the last-value indexes no metadata names), and on a
+   * local warehouse the folders they leave empty; false when it did not exist.
    */
   public boolean drop(TableName name) {
-    Optional<String> location = load(name).map(table -> table.iceberg().location());
+    Optional<Table> table = load(name).map(LoadedTable::iceberg);
     tables.remove(name);
     boolean dropped = catalog.dropTable(identifier(name), true);
-    if (dropped) {
-      location.ifPresent(LakeCatalog::deleteEmptyFolders);
+    if (dropped && table.isPresent()) {
+      deleteLeftovers(table.get());
     }
     return dropped;
   }
 
   /**
-   * Deletes the folders under (and including) a dropped table's local location that hold no file:
-   * Iceberg's purge deletes files, not folders. A file someone else put there keeps its folders.
+   * Deletes what Iceberg's purge leaves of a dropped table: Timelake's own files in its metadata
+   * folder, and on a local disk the empty folders (the purge deletes files, not folders).
    */
-  private static void deleteEmptyFolders(String location) {
-    if (!location.startsWith("file:") && !location.startsWith("/")) {
-      return;
-    }
-    Path root = Path.of(SqlText.localPath(location));
-    if (!Files.isDirectory(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      List<Path> folders =
-          paths.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
-      for (Path folder : folders) {
-        try (Stream<Path> entries = Files.list(folder)) {
-          if (entries.findAny().isEmpty()) {
-            Files.delete(folder);
-          }
+  private static void deleteLeftovers(Table table) {
+    LakeFileIO io = LakeFileIO.of(table.io());
+    String metadata = table.location() + "/metadata/";
+    try {
+      List<String> own = new ArrayList<>();
+      for (FileInfo file : io.listPrefix(metadata)) {
+        String fileName = file.location().substring(file.location().lastIndexOf('/') + 1);
+        if (fileName.startsWith("timelake-") || fileName.startsWith(".tmp-")) {
+          own.add(file.location());
         }
       }
-    } catch (IOException e) {
-      // The table is dropped; folders left behind are untidy, not wrong.
+      io.deleteFiles(own);
+    } catch (RuntimeException e) {
+      // The table is dropped; files left behind are untidy, not wrong.
+    }
+    if (!LakeFileIO.isRemote(table.location())) {
+      LocalFileIO.deleteEmptyFolders(LocalFileIO.path(table.location()));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.timelake.catalog;
 import static java.util.Objects.requireNonNull;
 
 import dev.timelake.TableName;
+import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.TableContract;
 import org.apache.iceberg.Table;
 
@@ -12,5 +13,10 @@ public record LoadedTable(TableName name, Table iceberg, TableContract contract)
     requireNonNull(name, "name is null");
     requireNonNull(iceberg, "iceberg is null");
     requireNonNull(contract, "contract is null");
+  }
+
+  /** The table's files as DuckDB reads and writes them (local copies of remote ones). */
+  public LakeFileIO files() {
+    return LakeFileIO.of(iceberg.io());
   }
 }

@@ -2,6 +2,7 @@ package dev.timelake.index;
 
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.TableContract;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -136,7 +137,7 @@ public final class CoverageStore {
     if (locations.isEmpty()) {
       return new Coverage();
     }
-    List<String> paths = locations.stream().map(SqlText::localPath).toList();
+    List<String> paths = LakeFileIO.of(table.io()).localPaths(locations);
     return intervals
         .pairs(connection, "read_parquet(" + SqlText.literalList(paths) + ")")
         .coverage();

@@ -116,7 +116,7 @@ public final class EntityLayoutOptimizer {
         "SELECT DISTINCT "
             + key
             + " FROM "
-            + ScanSql.readParquet(table.contract(), List.of(file))
+            + ScanSql.readParquet(table.contract(), List.of(file), table.files())
             + " ORDER BY "
             + key);
   }
@@ -132,7 +132,7 @@ public final class EntityLayoutOptimizer {
             + " AS SELECT "
             + columns
             + " FROM "
-            + ScanSql.readParquet(contract, List.of(file)));
+            + ScanSql.readParquet(contract, List.of(file), table.files()));
     try {
       List<DataFile> pieces = new ArrayList<>();
       for (List<Object> identity : series) {

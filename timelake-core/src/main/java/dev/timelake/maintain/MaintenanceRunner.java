@@ -117,7 +117,8 @@ public final class MaintenanceRunner {
     String relation =
         ScanSql.relation(
             ScanPlanner.planOf(table, rewrite.files(), table.contract().deduplicates()),
-            DedupStrategy.MERGE);
+            DedupStrategy.MERGE,
+            table.files());
     String merged = "__tl_compact_" + UUID.randomUUID().toString().replace("-", "");
     String columns = SqlText.identifiers(table.contract().columnNames());
     String order =

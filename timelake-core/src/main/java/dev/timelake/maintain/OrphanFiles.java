@@ -2,18 +2,17 @@ package dev.timelake.maintain;
 
 import dev.timelake.ErrorCode;
 import dev.timelake.TimelakeException;
+import dev.timelake.storage.LakeFileIO;
+import dev.timelake.storage.LocalFileIO;
 import dev.timelake.table.Durations;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -21,23 +20,39 @@ import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileInfo;
 
 /**
- * Deletes files in a local table's folders that no snapshot or metadata file uses, once older than
+ * Deletes files under a table's location that no snapshot or metadata file uses, once older than
  * {@code orphan-file-age}: leftovers of writes that failed or were killed. Younger files are kept
- * so a write in progress is never removed. Tables on object storage are skipped.
+ * so a write in progress is never removed. Works the same on local folders and object storage
+ * (through the file IO's listing).
  */
 final class OrphanFiles {
   private OrphanFiles() {}
 
   static int delete(Table table, TableContract contract, Instant now) {
-    Path root = localRoot(table.location());
-    if (root == null || !Files.isDirectory(root)) {
-      return 0;
-    }
     long maxAgeMillis =
         Durations.parse(contract.setting(Settings.ORPHAN_FILE_AGE).orElseThrow()).toMillis();
     long cutoff = now.toEpochMilli() - maxAgeMillis;
+    LakeFileIO io = LakeFileIO.of(table.io());
+    List<FileInfo> candidates = new ArrayList<>();
+    try {
+      for (FileInfo file : io.listPrefix(table.location() + "/")) {
+        // Some stores list folder markers ("data/") as objects: not files of the table.
+        if (file.createdAtMillis() < cutoff && !file.location().endsWith("/")) {
+          candidates.add(file);
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new TimelakeException(
+          ErrorCode.INTERNAL,
+          "Cannot clean orphan files of " + table.name() + ": " + e.getMessage(),
+          e);
+    }
+    if (candidates.isEmpty()) {
+      return 0;
+    }
     Set<String> referenced;
     try {
       referenced = referenced(table);
@@ -50,45 +65,32 @@ final class OrphanFiles {
     }
     Set<Long> liveSnapshots = new java.util.HashSet<>();
     table.snapshots().forEach(snapshot -> liveSnapshots.add(snapshot.snapshotId()));
-    int[] deleted = {0};
-    try {
-      Files.walkFileTree(
-          root,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-                throws IOException {
-              String path = file.toAbsolutePath().normalize().toString();
-              if (attributes.isRegularFile()
-                  && !referenced.contains(path)
-                  && !isLiveLatestIndex(file, liveSnapshots)
-                  && attributes.lastModifiedTime().toMillis() < cutoff
-                  && Files.deleteIfExists(file)) {
-                deleted[0]++;
-              }
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-              if (e instanceof NoSuchFileException) {
-                return FileVisitResult.CONTINUE; // removed by a concurrent maintenance run
-              }
-              throw e;
-            }
-          });
-    } catch (IOException e) {
-      throw new TimelakeException(
-          ErrorCode.INTERNAL,
-          "Cannot clean orphan files of " + table.name() + ": " + e.getMessage(),
-          e);
+    List<String> orphans = new ArrayList<>();
+    for (FileInfo file : candidates) {
+      if (!referenced.contains(normalize(file.location()))
+          && !isLiveLatestIndex(file.location(), liveSnapshots)) {
+        orphans.add(file.location());
+      }
     }
-    return deleted[0];
+    for (String orphan : orphans) {
+      try {
+        io.deleteFile(orphan);
+      } catch (RuntimeException e) {
+        if (!isMissingFile(e)) {
+          throw new TimelakeException(
+              ErrorCode.INTERNAL,
+              "Cannot clean orphan files of " + table.name() + ": " + e.getMessage(),
+              e);
+        }
+      }
+    }
+    return orphans.size();
   }
 
   /** The last-value index of a live snapshot: no metadata names it, yet it is in use. */
-  private static boolean isLiveLatestIndex(Path file, Set<Long> liveSnapshots) {
-    return dev.timelake.read.LatestIndex.snapshotOf(file.getFileName().toString())
+  private static boolean isLiveLatestIndex(String location, Set<Long> liveSnapshots) {
+    return dev.timelake.read.LatestIndex.snapshotOf(
+            location.substring(location.lastIndexOf('/') + 1))
         .map(liveSnapshots::contains)
         .orElse(false);
   }
@@ -131,19 +133,11 @@ final class OrphanFiles {
     return paths;
   }
 
+  /** One spelling per file: local paths absolute, s3a:// and s3n:// as s3://. */
   private static String normalize(String location) {
-    Path path = localRoot(location);
-    return path == null ? location : path.toAbsolutePath().normalize().toString();
-  }
-
-  private static Path localRoot(String location) {
-    if (location.startsWith("file:")) {
-      return Path.of(
-          java.net.URI.create(
-              location.startsWith("file://")
-                  ? location
-                  : "file://" + location.substring("file:".length())));
+    if (!LakeFileIO.isRemote(location)) {
+      return LocalFileIO.path(location).toAbsolutePath().normalize().toString();
     }
-    return location.contains("://") ? null : Path.of(location);
+    return location.replaceFirst("^s3[an]://", "s3://");
   }
 }

@@ -4,17 +4,14 @@ import dev.timelake.TimelakeException;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.TableContract;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.DataOperations;
@@ -53,14 +50,14 @@ public final class LatestIndex {
     }
     Snapshot snapshot = pinnedSnapshot.get();
     Table iceberg = pinned.table().iceberg();
+    LakeFileIO io = pinned.table().files();
     int schema = iceberg.schema().schemaId();
-    Path target = location(iceberg, snapshot.snapshotId(), schema);
-    if (Files.exists(target)) {
-      return Optional.of(target);
+    String target = location(iceberg, snapshot.snapshotId(), schema);
+    if (!io.exists(target)) {
+      String rows = incremental(pinned, snapshot, schema).orElseGet(() -> full(pinned));
+      write(connection, rows, target, io);
     }
-    String rows = incremental(pinned, snapshot, schema).orElseGet(() -> full(pinned));
-    write(connection, rows, target);
-    return Optional.of(target);
+    return Optional.of(Path.of(io.localPath(target)));
   }
 
   /**
@@ -77,7 +74,7 @@ public final class LatestIndex {
     }
     Table iceberg = table.iceberg();
     int schema = iceberg.schema().schemaId();
-    if (!Files.exists(location(iceberg, snapshot.parentId(), schema))) {
+    if (!table.files().exists(location(iceberg, snapshot.parentId(), schema))) {
       return;
     }
     try {
@@ -133,10 +130,13 @@ public final class LatestIndex {
         }
       };
 
-  private static Path location(Table iceberg, long snapshotId, int schemaId) {
-    return Path.of(SqlText.localPath(iceberg.location()))
-        .resolve("metadata")
-        .resolve("timelake-latest-" + snapshotId + "-s" + schemaId + ".parquet");
+  private static String location(Table iceberg, long snapshotId, int schemaId) {
+    return iceberg.location()
+        + "/metadata/timelake-latest-"
+        + snapshotId
+        + "-s"
+        + schemaId
+        + ".parquet";
   }
 
   /**
@@ -167,9 +167,11 @@ public final class LatestIndex {
       if (current == null) {
         return Optional.empty();
       }
-      Path base = location(iceberg, current.snapshotId(), schema);
-      if (Files.exists(base)) {
-        return Optional.of(merge(iceberg, pinned.table().contract(), base, appends));
+      String base = location(iceberg, current.snapshotId(), schema);
+      LakeFileIO io = pinned.table().files();
+      if (io.exists(base)) {
+        return Optional.of(
+            merge(iceberg, pinned.table().contract(), io.localPath(base), appends, io));
       }
     }
   }
@@ -180,20 +182,14 @@ public final class LatestIndex {
    * append's).
    */
   private static String merge(
-      Table iceberg, TableContract contract, Path base, Deque<Snapshot> appends) {
+      Table iceberg, TableContract contract, String base, Deque<Snapshot> appends, LakeFileIO io) {
     String columns = SqlText.identifiers(contract.columnNames());
     List<String> parts = new ArrayList<>();
     parts.add(
-        "SELECT "
-            + columns
-            + ", -1 AS __tl_seq FROM read_parquet("
-            + SqlText.literal(base.toString())
-            + ")");
+        "SELECT " + columns + ", -1 AS __tl_seq FROM read_parquet(" + SqlText.literal(base) + ")");
     for (Snapshot append : appends) {
       List<String> files = new ArrayList<>();
-      append
-          .addedDataFiles(iceberg.io())
-          .forEach(file -> files.add(SqlText.localPath(file.location())));
+      append.addedDataFiles(iceberg.io()).forEach(file -> files.add(file.location()));
       if (!files.isEmpty()) {
         parts.add(
             "SELECT "
@@ -201,7 +197,7 @@ public final class LatestIndex {
                 + ", "
                 + append.sequenceNumber()
                 + " AS __tl_seq FROM read_parquet("
-                + SqlText.literalList(files)
+                + SqlText.literalList(io.localPaths(files))
                 + ")");
       }
     }
@@ -230,7 +226,8 @@ public final class LatestIndex {
     String relation =
         ScanSql.relation(
             ScanPlanner.plan(pinned, org.apache.iceberg.expressions.Expressions.alwaysTrue(), true),
-            DedupStrategy.MERGE);
+            DedupStrategy.MERGE,
+            pinned.table().files());
     return "SELECT "
         + SqlText.identifiers(contract.columnNames())
         + " FROM ("
@@ -248,30 +245,24 @@ public final class LatestIndex {
         : "PARTITION BY " + SqlText.identifiers(contract.seriesKey()) + " ";
   }
 
-  /** Writes the rows sorted by series to a temporary file, then moves it in place atomically. */
-  private static void write(EngineConnection connection, String rows, Path target) {
-    Path temporary =
-        target.resolveSibling(".tmp-" + UUID.randomUUID() + "-" + target.getFileName());
+  /** Writes the rows sorted by series; the file appears at {@code target} whole, at once. */
+  private static void write(
+      EngineConnection connection, String rows, String target, LakeFileIO io) {
     try {
-      connection.execute(
-          "COPY ("
-              + rows
-              + ") TO "
-              + SqlText.literal(temporary.toString())
-              + " (FORMAT parquet, COMPRESSION zstd)");
-      Files.move(
-          temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
+      io.write(
+          target,
+          path ->
+              connection.execute(
+                  "COPY ("
+                      + rows
+                      + ") TO "
+                      + SqlText.literal(path)
+                      + " (FORMAT parquet, COMPRESSION zstd)"));
+    } catch (java.io.UncheckedIOException e) {
       throw new TimelakeException(
           dev.timelake.ErrorCode.INTERNAL,
           "Cannot write the last-value index " + target + ": " + e.getMessage(),
           e);
-    } finally {
-      try {
-        Files.deleteIfExists(temporary);
-      } catch (IOException ignored) {
-        // Orphan cleanup removes it.
-      }
     }
   }
 }

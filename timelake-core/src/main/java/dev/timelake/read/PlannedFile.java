@@ -29,6 +29,22 @@ public record PlannedFile(
     requireNonNull(location, "location is null");
   }
 
+  /** This file at another location (its local copy, say). */
+  PlannedFile withLocation(String newLocation) {
+    return new PlannedFile(
+        newLocation,
+        partition,
+        sequenceNumber,
+        rows,
+        sizeBytes,
+        minMicros,
+        maxMicros,
+        minKey,
+        maxKey,
+        ingestMaxMicros,
+        fresh);
+  }
+
   /** This file, marked fresh or not. */
   PlannedFile withFresh(boolean isFresh) {
     return new PlannedFile(

@@ -159,7 +159,9 @@ public final class QueryRewriter {
       // Narrowed to some series: rank their rows in one read rather than read each group again.
       strategy = DedupStrategy.RANK;
     }
-    String relation = ScanSql.relation(plan, strategy, keyFilter.map(Expression::toString));
+    String relation =
+        ScanSql.relation(
+            plan, strategy, keyFilter.map(Expression::toString), table.table().files());
     catalog.heat().record(table.name(), plan.partitions());
     explanation.add(
         plan.explanation()

@@ -3,6 +3,7 @@ package dev.timelake.read;
 import dev.timelake.Column;
 import dev.timelake.engine.SqlText;
 import dev.timelake.index.RowKeys;
+import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,18 +24,27 @@ public final class ScanSql {
 
   private ScanSql() {}
 
-  /** A SELECT statement producing the table's rows as the plan reads them. */
-  public static String relation(ScanPlan plan, DedupStrategy strategy) {
-    return relation(plan, strategy, Optional.empty());
+  /**
+   * A SELECT statement producing the table's rows as the plan reads them, from the local paths of
+   * its files ({@code files} copies remote ones first).
+   */
+  public static String relation(ScanPlan plan, DedupStrategy strategy, LakeFileIO files) {
+    return relation(plan, strategy, Optional.empty(), files);
   }
 
   /**
-   * Like {@link #relation(ScanPlan, DedupStrategy)}, keeping only the rows for which {@code
-   * keyFilter} holds, applied to every file read before copies are removed. The filter MUST read
-   * only the table's key columns (series key and time, unqualified): every copy of a key then
+   * Like {@link #relation(ScanPlan, DedupStrategy, LakeFileIO)}, keeping only the rows for which
+   * {@code keyFilter} holds, applied to every file read before copies are removed. The filter MUST
+   * read only the table's key columns (series key and time, unqualified): every copy of a key then
    * passes or fails together, so removing rows first cannot let an older copy win.
    */
-  public static String relation(ScanPlan plan, DedupStrategy strategy, Optional<String> keyFilter) {
+  public static String relation(
+      ScanPlan plan, DedupStrategy strategy, Optional<String> keyFilter, LakeFileIO files) {
+    return relation(plan.withLocalPaths(files), strategy, keyFilter);
+  }
+
+  private static String relation(
+      ScanPlan plan, DedupStrategy strategy, Optional<String> keyFilter) {
     TableContract contract = plan.contract();
     String columns = SqlText.identifiers(contract.columnNames());
     String where = keyFilter.map(filter -> " WHERE " + filter).orElse("");
@@ -302,7 +312,11 @@ public final class ScanSql {
    * {@code read_parquet([...])} over the files of a table: by field id, with its columns' names and
    * types, when the table's schema changed (older files then read added columns as NULL).
    */
-  public static String readParquet(TableContract contract, List<PlannedFile> files) {
+  public static String readParquet(TableContract contract, List<PlannedFile> files, LakeFileIO io) {
+    return readParquet(contract, ScanPlan.withLocalPaths(files, io));
+  }
+
+  private static String readParquet(TableContract contract, List<PlannedFile> files) {
     if (!contract.hasEvolvedSchema()) {
       return readParquet(files);
     }
@@ -323,7 +337,7 @@ public final class ScanSql {
   }
 
   /** {@code read_parquet([...])} over the files' local paths. */
-  public static String readParquet(List<PlannedFile> files) {
+  private static String readParquet(List<PlannedFile> files) {
     return "read_parquet(" + paths(files) + ")";
   }
 

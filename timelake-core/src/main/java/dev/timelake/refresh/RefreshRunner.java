@@ -8,7 +8,6 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.catalog.PinnedTables;
 import dev.timelake.engine.EngineConnection;
-import dev.timelake.engine.SqlText;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.QueryRewriter;
@@ -24,6 +23,7 @@ import dev.timelake.route.RouteDecision;
 import dev.timelake.route.RoutePlan;
 import dev.timelake.route.RoutePlanner;
 import dev.timelake.route.RouteRenderer;
+import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.SessionSettings;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.time.BucketGrid;
@@ -170,7 +170,8 @@ final class RefreshRunner {
       Map<String, String> record,
       Instant now) {
     String time = raw.contract().timeColumn().orElseThrow();
-    Optional<Cells> cells = window.cellsFrom().map(files -> cells(files, rollup, time));
+    Optional<Cells> cells =
+        window.cellsFrom().map(files -> cells(files, rollup, time, raw.table().files()));
     try {
       RenderedRoute rendered =
           RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells));
@@ -226,7 +227,7 @@ final class RefreshRunner {
    * The (keys…, bucket) cells the changed files hold, kept in a temporary table of the connection
    * for the window: every part of the window's query, and every raw file read, is limited to them.
    */
-  private Cells cells(List<PlannedFile> files, Rollup rollup, String time) {
+  private Cells cells(List<PlannedFile> files, Rollup rollup, String time, LakeFileIO io) {
     BucketGrid grid = rollup.grid();
     PlainSelect select = new PlainSelect();
     select.setDistinct(new Distinct());
@@ -241,8 +242,7 @@ final class RefreshRunner {
                 grid.originMicros()),
             Cells.BUCKET));
     select.setFromItem(
-        SyntaxTrees.readParquet(
-            files.stream().map(PlannedFile::location).map(SqlText::localPath).toList()));
+        SyntaxTrees.readParquet(io.localPaths(files.stream().map(PlannedFile::location).toList())));
     connection.execute("CREATE OR REPLACE TEMPORARY TABLE " + CELLS + " AS " + select);
     PlainSelect listed = new PlainSelect();
     for (String key : rollup.keys()) {

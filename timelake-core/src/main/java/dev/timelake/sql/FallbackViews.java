@@ -69,7 +69,8 @@ final class FallbackViews {
           DedupStrategy.parse(
               settings.resolve(Settings.READ_DEDUP_STRATEGY, table.contract()).orElse("merge"));
       String relation =
-          ScanSql.relation(ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup), strategy);
+          ScanSql.relation(
+              ScanPlanner.plan(table, Expressions.alwaysTrue(), dedup), strategy, table.files());
       if (relation.equals(defined.get(name))) {
         continue;
       }

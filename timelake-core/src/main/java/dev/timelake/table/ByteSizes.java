@@ -5,12 +5,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses byte sizes such as {@code 128MB}, {@code 512KiB} or {@code 1048576} (binary units). */
-final class ByteSizes {
+public final class ByteSizes {
   private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmgt]?i?b?)");
 
   private ByteSizes() {}
 
-  static long parse(String text) {
+  public static long parse(String text) {
     Matcher matcher = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
     if (!matcher.matches()) {
       throw new IllegalArgumentException("expected a size such as 128MB, 512KiB or 1048576");

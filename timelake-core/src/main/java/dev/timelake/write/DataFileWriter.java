@@ -1,14 +1,10 @@
 package dev.timelake.write;
 
-import dev.timelake.ErrorCode;
-import dev.timelake.TimelakeException;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -49,12 +45,18 @@ public final class DataFileWriter {
     return table.locationProvider().newDataLocation(folder + "/" + fileName);
   }
 
-  /** Writes the rows of {@code select} (the table's columns, in order) to {@code location}. */
+  /**
+   * Writes the rows of {@code select} (the table's columns, in order) to {@code location}: DuckDB
+   * writes a local file, which a remote location receives as an upload (and keeps as its copy).
+   */
   public void write(String select, String location) {
-    String path = SqlText.localPath(location);
-    createParentFolder(path);
-    connection.execute(
-        "COPY (" + select + ") TO " + SqlText.literal(path) + " (" + parquetOptions() + ")");
+    String options = parquetOptions();
+    LakeFileIO.of(table.io())
+        .write(
+            location,
+            path ->
+                connection.execute(
+                    "COPY (" + select + ") TO " + SqlText.literal(path) + " (" + options + ")"));
   }
 
   /** The Iceberg description of a written file, with statistics read from its footer. */
@@ -126,18 +128,5 @@ public final class DataFileWriter {
           + "}";
     }
     return String.valueOf(id);
-  }
-
-  private static void createParentFolder(String path) {
-    Path parent = Path.of(path).getParent();
-    if (parent == null || path.contains("://")) {
-      return;
-    }
-    try {
-      Files.createDirectories(parent);
-    } catch (IOException e) {
-      throw new TimelakeException(
-          ErrorCode.INTERNAL, "Cannot create data folder " + parent + ": " + e.getMessage(), e);
-    }
   }
 }

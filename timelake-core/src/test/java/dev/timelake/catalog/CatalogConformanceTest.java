@@ -12,12 +12,16 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
+import dev.timelake.storage.LakeFileIO;
+import dev.timelake.testkit.LocalPostgres;
+import dev.timelake.testkit.LocalS3;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,18 +33,36 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The same table operations against each catalog a lake may live in: the embedded SQLite catalog
- * and Iceberg's JDBC catalog on a real PostgreSQL server (started here on loopback; skipped where
- * none is installed, which {@code .ci/run} installs). Every lake below is a separate instance, as a
- * separate process would be, sharing the catalog and the warehouse folder.
+ * The same table operations against each catalog and storage a lake may live in: the embedded
+ * SQLite catalog and Iceberg's JDBC catalog on a real PostgreSQL server (started here on loopback;
+ * skipped where none is installed, which {@code .ci/run} installs), with the tables in a local
+ * folder or on a real S3 API server (S3Proxy on loopback; the catalog then a SQLite file or
+ * PostgreSQL). Every lake below is a separate instance, as a separate process or machine would be,
+ * sharing the catalog and the warehouse, each with its own local cache.
  */
 class CatalogConformanceTest {
   private static LocalPostgres postgres;
+  private static LocalS3 s3;
   private static int databases;
+  private static int buckets;
 
+  @TempDir static Path s3Folder;
   @TempDir Path warehouse;
 
+  private String bucketWarehouse;
+  private int lakes;
+
   private static String unavailable = "no PostgreSQL server installed";
+
+  @BeforeAll
+  static void startS3() throws Exception {
+    s3 = LocalS3.start(s3Folder);
+  }
+
+  @AfterAll
+  static void stopS3() throws Exception {
+    s3.close();
+  }
 
   @BeforeAll
   static void startPostgres() {
@@ -63,18 +85,49 @@ class CatalogConformanceTest {
     }
   }
 
-  /** A new lake on the catalog: the properties file names PostgreSQL, or nothing (embedded). */
+  /**
+   * A new lake on the catalog: the properties file names PostgreSQL, or nothing (embedded); for
+   * {@code s3-*} the file lies in a bucket, and each lake names the server and its own cache.
+   */
   private Lake open(String catalog) throws Exception {
+    if (catalog.startsWith("s3-")) {
+      Map<String, String> storage = new java.util.HashMap<>(s3.properties());
+      storage.put(LakeFileIO.CACHE_DIRECTORY, warehouse.resolve("cache-" + ++lakes).toString());
+      return Lake.open(s3Warehouse(catalog), storage);
+    }
     if (catalog.equals("postgres")) {
-      assumeTrue(postgres != null, unavailable);
       Path file = warehouse.resolve(Catalogs.CATALOG_PROPERTIES_FILE);
       if (!Files.exists(file)) {
-        // One database per test, so that the tests stay apart.
-        Files.writeString(
-            file, "uri=" + postgres.newDatabase("lake" + ++databases) + "\njdbc.user=lake\n");
+        Files.writeString(file, catalogProperties(catalog));
       }
     }
     return Lake.open(warehouse);
+  }
+
+  /** The catalog's lines of a properties file: one new database (or SQLite file) per test. */
+  private String catalogProperties(String catalog) throws Exception {
+    if (catalog.endsWith("postgres")) {
+      assumeTrue(postgres != null, unavailable);
+      return "uri=" + postgres.newDatabase("lake" + ++databases) + "\njdbc.user=lake\n";
+    }
+    return "uri=jdbc:sqlite:" + warehouse.resolve("catalog.db") + "\n";
+  }
+
+  /**
+   * This test's warehouse in a new bucket, its properties file naming the catalog (the server and
+   * credentials are given by each lake, as they would be by the AWS environment variables).
+   */
+  private String s3Warehouse(String catalog) throws Exception {
+    if (bucketWarehouse == null) {
+      String bucket = "conformance" + ++buckets;
+      String properties = catalogProperties(catalog);
+      properties += LakeFileIO.CACHE_DIRECTORY + "=" + warehouse.resolve("cache") + "\n";
+      bucketWarehouse = s3.createBucket(bucket) + "/lake";
+      Path file = s3.folderOf(bucket).resolve("lake").resolve(Catalogs.CATALOG_PROPERTIES_FILE);
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, properties);
+    }
+    return bucketWarehouse;
   }
 
   private static TableDefinition readings(String name) {
@@ -100,7 +153,7 @@ class CatalogConformanceTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"embedded", "postgres"})
+  @ValueSource(strings = {"embedded", "postgres", "s3-sqlite", "s3-postgres"})
   void tablesAppendsMaintenanceAndDropWorkAcrossLakes(String catalog) throws Exception {
     try (Lake writer = open(catalog);
         Lake reader = open(catalog)) {
@@ -122,7 +175,7 @@ class CatalogConformanceTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"embedded", "postgres"})
+  @ValueSource(strings = {"embedded", "postgres", "s3-sqlite", "s3-postgres"})
   void concurrentAppendsFromTwoLakesBothCommit(String catalog) throws Exception {
     try (Lake a = open(catalog);
         Lake b = open(catalog)) {
@@ -153,7 +206,7 @@ class CatalogConformanceTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"embedded", "postgres"})
+  @ValueSource(strings = {"embedded", "postgres", "s3-sqlite", "s3-postgres"})
   void rollupsRefreshAndTheOrderedIndexRefusesAcrossLakes(String catalog) throws Exception {
     try (Lake a = open(catalog);
         Lake b = open(catalog);
@@ -190,7 +243,7 @@ class CatalogConformanceTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"embedded", "postgres"})
+  @ValueSource(strings = {"embedded", "postgres", "s3-sqlite", "s3-postgres"})
   void ofTwoWriterProcessesInOneSeriesAndMinuteTheSecondFails(String catalog) throws Exception {
     try (Lake lake = open(catalog)) {
       lake.createTable(
@@ -205,7 +258,16 @@ class CatalogConformanceTest {
               .build());
     }
     // Each process opens the warehouse, and through its properties file the same catalog.
-    var outcome = dev.timelake.index.ConcurrentIndexAppendTest.IndexAppender.race(warehouse);
+    String location = catalog.startsWith("s3-") ? s3Warehouse(catalog) : warehouse.toString();
+    // The processes reach the server through the AWS SDK's standard environment variables.
+    var outcome =
+        dev.timelake.index.ConcurrentIndexAppendTest.IndexAppender.race(
+            location,
+            Files.createDirectories(warehouse.resolve("barrier")),
+            Map.of(
+                "AWS_ACCESS_KEY_ID", LocalS3.ACCESS_KEY,
+                "AWS_SECRET_ACCESS_KEY", LocalS3.SECRET_KEY,
+                "AWS_ENDPOINT_URL_S3", s3.endpoint()));
     List<Integer> statuses = outcome.statuses();
     List<String> outputs = outcome.outputs();
     assertThat(statuses).as(outputs.toString()).containsExactlyInAnyOrder(0, 5);

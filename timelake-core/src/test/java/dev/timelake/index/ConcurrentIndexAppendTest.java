@@ -180,21 +180,36 @@ public class ConcurrentIndexAppendTest {
 
     /** Runs two writer processes on the warehouse's market.bars at once; their outcome. */
     public static Outcome race(Path warehouse) throws Exception {
-      Path barrier = Files.createDirectories(warehouse.resolve("barrier"));
+      return race(
+          warehouse.toString(),
+          Files.createDirectories(warehouse.resolve("barrier")),
+          java.util.Map.of());
+    }
+
+    /**
+     * Runs two writer processes on market.bars of the warehouse at {@code warehouse} (a folder or
+     * an s3:// location whose properties file names everything else) at once, each waiting in the
+     * folder {@code barrier} for the other before committing, with {@code environment} added to
+     * theirs; their outcome.
+     */
+    public static Outcome race(
+        String warehouse, Path barrier, java.util.Map<String, String> environment)
+        throws Exception {
       List<Process> processes = new ArrayList<>();
       for (String writer : List.of("one", "two")) {
-        processes.add(
+        ProcessBuilder builder =
             new ProcessBuilder(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--add-opens=java.base/java.nio=ALL-UNNAMED",
                     "-cp",
                     System.getProperty("java.class.path"),
                     IndexAppender.class.getName(),
-                    warehouse.toString(),
+                    warehouse,
                     barrier.toString(),
                     writer)
-                .redirectErrorStream(true)
-                .start());
+                .redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        processes.add(builder.start());
       }
       List<Integer> statuses = new ArrayList<>();
       List<String> outputs = new ArrayList<>();
@@ -210,10 +225,10 @@ public class ConcurrentIndexAppendTest {
     }
 
     public static void main(String[] args) throws IOException {
-      Path warehouse = Path.of(args[0]);
+      String warehouse = args[0];
       Path barrier = Path.of(args[1]);
       String writer = args[2];
-      try (Lake lake = Lake.open(warehouse)) {
+      try (Lake lake = Lake.open(warehouse, java.util.Map.of())) {
         lake.table("market.bars")
             .newAppend()
             .row(

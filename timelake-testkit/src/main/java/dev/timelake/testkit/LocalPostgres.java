@@ -1,4 +1,4 @@
-package dev.timelake.catalog;
+package dev.timelake.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package dev.timelake.catalog;
+package dev.timelake.storage;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,17 +14,19 @@ import java.nio.file.StandardOpenOption;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Iceberg file IO for a local disk through {@code java.nio}: no Hadoop configuration to parse, no
  * checksum side files and no processes forked to set permissions, which made every commit of the
  * embedded lake several times slower. Accepts plain paths and {@code file:} URIs.
  */
-public final class LocalFileIO implements FileIO {
+public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
   private java.util.Map<String, String> properties = java.util.Map.of();
 
   @Override
@@ -57,7 +59,83 @@ public final class LocalFileIO implements FileIO {
     }
   }
 
-  static Path path(String location) {
+  /**
+   * Every file under the folder {@code prefix}, as absolute paths with their size and last
+   * modification (the nearest a local disk has to a creation time); nothing when it is no folder.
+   */
+  @Override
+  public Iterable<FileInfo> listPrefix(String prefix) {
+    Path root = path(prefix);
+    if (!Files.isDirectory(root)) {
+      return java.util.List.of();
+    }
+    java.util.List<FileInfo> files = new java.util.ArrayList<>();
+    try {
+      Files.walkFileTree(
+          root,
+          new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(
+                Path file, java.nio.file.attribute.BasicFileAttributes attributes) {
+              if (attributes.isRegularFile()) {
+                files.add(
+                    new FileInfo(
+                        file.toAbsolutePath().normalize().toString(),
+                        attributes.size(),
+                        attributes.lastModifiedTime().toMillis()));
+              }
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e)
+                throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return java.nio.file.FileVisitResult.CONTINUE; // deleted while listed
+              }
+              throw e;
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + prefix, e);
+    }
+    return files;
+  }
+
+  /** Deletes every file under the folder {@code prefix}, and the folders. */
+  @Override
+  public void deletePrefix(String prefix) {
+    for (FileInfo file : listPrefix(prefix)) {
+      deleteFile(file.location());
+    }
+    deleteEmptyFolders(path(prefix));
+  }
+
+  /**
+   * Deletes the folders under (and including) {@code root} that hold no file: Iceberg's purge of a
+   * dropped table deletes files, not folders. A file someone else put there keeps its folders.
+   */
+  public static void deleteEmptyFolders(Path root) {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      java.util.List<Path> folders =
+          paths.filter(Files::isDirectory).sorted(java.util.Comparator.reverseOrder()).toList();
+      for (Path folder : folders) {
+        try (java.util.stream.Stream<Path> entries = Files.list(folder)) {
+          if (entries.findAny().isEmpty()) {
+            Files.delete(folder);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // Folders left behind are untidy, not wrong.
+    }
+  }
+
+  /** The local path of a plain path or {@code file:} URI. */
+  public static Path path(String location) {
     if (location.startsWith("file:")) {
       return Path.of(
           URI.create(

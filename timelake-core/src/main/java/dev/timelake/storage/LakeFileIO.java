@@ -1,0 +1,435 @@
+package dev.timelake.storage;
+
+import dev.timelake.ErrorCode;
+import dev.timelake.TimelakeException;
+import dev.timelake.table.ByteSizes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.io.BulkDeletionFailureException;
+import org.apache.iceberg.io.DelegateFileIO;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+
+/**
+ * The file IO of a lake: local paths and {@code file:} URIs through {@link LocalFileIO}, {@code
+ * s3://} locations (S3 and S3-compatible stores such as MinIO, R2 or Ceph) through Iceberg's {@link
+ * S3FileIO}; and, because DuckDB reads and writes local paths only, local copies of remote files
+ * ({@link #localPaths}) and writes staged locally then uploaded ({@link #write}).
+ *
+ * <p>Configured by Iceberg catalog properties: S3FileIO's own ({@code s3.endpoint}, {@code
+ * s3.access-key-id}, {@code s3.secret-access-key}, {@code s3.path-style-access}, {@code
+ * client.region}, …; without them the AWS SDK's standard environment variables and profiles), and
+ * {@value #CACHE_DIRECTORY} and {@value #CACHE_MAX_SIZE} for the copies. Thread-safe.
+ */
+public final class LakeFileIO implements DelegateFileIO {
+  /**
+   * The local folder for copies of remote files (in {@code files/}) and the lake's temporary files;
+   * see {@link Warehouse#localWorkFolder}.
+   */
+  public static final String CACHE_DIRECTORY = "timelake.cache-dir";
+
+  /** How many bytes of copies are kept, such as {@code 10GB} (default {@value #DEFAULT_MAX}). */
+  public static final String CACHE_MAX_SIZE = "timelake.cache-max-size";
+
+  static final String DEFAULT_MAX = "10GB";
+
+  private static final List<String> S3_SCHEMES = List.of("s3", "s3a", "s3n");
+
+  private Map<String, String> properties = Map.of();
+  private transient LocalFileIO local;
+  private transient volatile S3FileIO remote;
+  private transient volatile FileCache cache;
+  private transient volatile ExecutorService downloads;
+
+  /** For Iceberg, which creates file IOs by class name and then {@link #initialize}s them. */
+  public LakeFileIO() {}
+
+  /** The file IO of a lake whose catalog named another one: only local locations. */
+  public static LakeFileIO of(FileIO io) {
+    if (io instanceof LakeFileIO lake) {
+      return lake;
+    }
+    LakeFileIO wrapped = new LakeFileIO();
+    wrapped.initialize(io.properties());
+    return wrapped;
+  }
+
+  @Override
+  public void initialize(Map<String, String> catalogProperties) {
+    this.properties = Map.copyOf(catalogProperties);
+    localIO();
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return properties;
+  }
+
+  /**
+   * What went wrong reaching object storage, in words a user can act on: missing credentials name
+   * the settings that give them (the SDK lists every provider it tried instead).
+   */
+  public static String describeFailure(Exception e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (message.startsWith("Unable to load credentials")) {
+      return "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or an AWS"
+          + " profile), or give s3.access-key-id and s3.secret-access-key";
+    }
+    return message;
+  }
+
+  /** True for locations on object storage, which DuckDB reads through local copies. */
+  public static boolean isRemote(String location) {
+    int scheme = location.indexOf("://");
+    return scheme > 0 && !location.startsWith("file:");
+  }
+
+  /**
+   * Checks that Timelake can store files at {@code location}: a local path, a {@code file:} URI or
+   * an {@code s3://} location.
+   */
+  public static void checkSupported(String location) {
+    int scheme = location.indexOf("://");
+    if (scheme > 0 && !location.startsWith("file:")) {
+      String name = location.substring(0, scheme).toLowerCase(Locale.ROOT);
+      if (!S3_SCHEMES.contains(name)) {
+        throw TimelakeException.validation(
+            "Cannot use %s: Timelake stores tables in local folders and on S3 or S3-compatible"
+                + " stores (s3://bucket/prefix); %s:// is not supported",
+            location, name);
+      }
+    }
+  }
+
+  @Override
+  public InputFile newInputFile(String location) {
+    if (!isRemote(location)) {
+      return localIO().newInputFile(location);
+    }
+    // A copy, when there is one, answers without a round trip: remote files never change.
+    return cached(location)
+        .<InputFile>map(
+            path -> new CopyInputFile(location, localIO().newInputFile(path.toString())))
+        .orElseGet(() -> remote(location).newInputFile(location));
+  }
+
+  @Override
+  public InputFile newInputFile(String location, long length) {
+    return isRemote(location) ? newInputFile(location) : localIO().newInputFile(location);
+  }
+
+  @Override
+  public OutputFile newOutputFile(String location) {
+    return isRemote(location)
+        ? remote(location).newOutputFile(location)
+        : localIO().newOutputFile(location);
+  }
+
+  @Override
+  public void deleteFile(String location) {
+    if (isRemote(location)) {
+      remote(location).deleteFile(location);
+      forgetCopy(location);
+    } else {
+      localIO().deleteFile(location);
+    }
+  }
+
+  @Override
+  public void deleteFiles(Iterable<String> locations) throws BulkDeletionFailureException {
+    List<String> remoteLocations = new ArrayList<>();
+    for (String location : locations) {
+      if (isRemote(location)) {
+        remoteLocations.add(location);
+      } else {
+        localIO().deleteFile(location);
+      }
+    }
+    if (!remoteLocations.isEmpty()) {
+      S3FileIO io = remote(remoteLocations.get(0));
+      try {
+        io.deleteFiles(remoteLocations);
+      } catch (RuntimeException e) {
+        // Some S3-compatible stores refuse multi-object deletes (S3Proxy, older MinIO: the SDK's
+        // newer checksums instead of Content-MD5): one request per file then.
+        remoteLocations.forEach(io::deleteFile);
+      }
+      remoteLocations.forEach(this::forgetCopy);
+    }
+  }
+
+  @Override
+  public Iterable<FileInfo> listPrefix(String prefix) {
+    return isRemote(prefix) ? remote(prefix).listPrefix(prefix) : localIO().listPrefix(prefix);
+  }
+
+  @Override
+  public void deletePrefix(String prefix) {
+    if (isRemote(prefix)) {
+      List<String> files = new ArrayList<>();
+      remote(prefix).listPrefix(prefix).forEach(file -> files.add(file.location()));
+      deleteFiles(files);
+    } else {
+      localIO().deletePrefix(prefix);
+    }
+  }
+
+  /** True when a file exists at {@code location}. */
+  public boolean exists(String location) {
+    if (isRemote(location) && cached(location).isPresent()) {
+      return true;
+    }
+    return newInputFile(location).exists();
+  }
+
+  /** A local path DuckDB reads for {@code location}: the file itself, or its local copy. */
+  public String localPath(String location) {
+    return localPaths(List.of(location)).get(0);
+  }
+
+  /**
+   * Local paths DuckDB reads for {@code locations}, in order: local files as they are, remote ones
+   * as local copies, downloaded (several at a time) when missing.
+   */
+  public List<String> localPaths(List<String> locations) {
+    String[] paths = new String[locations.size()];
+    Map<Integer, Future<Path>> pending = new HashMap<>();
+    for (int i = 0; i < paths.length; i++) {
+      String location = locations.get(i);
+      if (!isRemote(location)) {
+        paths[i] = LocalFileIO.path(location).toString();
+        continue;
+      }
+      var copy = cache().cached(location);
+      if (copy.isPresent()) {
+        paths[i] = copy.get().toString();
+      } else {
+        pending.put(i, downloads().submit(() -> download(location)));
+      }
+    }
+    for (Map.Entry<Integer, Future<Path>> entry : pending.entrySet()) {
+      paths[entry.getKey()] = await(entry.getValue(), locations.get(entry.getKey())).toString();
+    }
+    return List.of(paths);
+  }
+
+  private Path download(String location) {
+    InputStream content = remote(location).newInputFile(location).newStream();
+    return cache().download(location, content);
+  }
+
+  /**
+   * Writes a file DuckDB produces: {@code writer} writes the whole file to the local path it is
+   * given, which then appears at {@code location} at once (a local file is moved in place; a remote
+   * one is uploaded, and the written file kept as its copy). A failed write leaves nothing.
+   */
+  public void write(String location, Consumer<String> writer) {
+    if (!isRemote(location)) {
+      writeLocal(LocalFileIO.path(location), writer);
+      return;
+    }
+    Path staged = cache().newPartialFile();
+    try {
+      writer.accept(staged.toString());
+      upload(staged, location);
+      cache().adopt(location, staged);
+    } catch (RuntimeException e) {
+      deleteQuietly(staged);
+      throw e;
+    }
+  }
+
+  private static void writeLocal(Path target, Consumer<String> writer) {
+    Path temporary =
+        target.resolveSibling(".tmp-" + java.util.UUID.randomUUID() + "-" + target.getFileName());
+    try {
+      Files.createDirectories(target.getParent());
+      writer.accept(temporary.toString());
+      Files.move(
+          temporary,
+          target,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + target, e);
+    } finally {
+      deleteQuietly(temporary);
+    }
+  }
+
+  private void upload(Path staged, String location) {
+    OutputFile output = remote(location).newOutputFile(location);
+    try (PositionOutputStream out = output.createOrOverwrite()) {
+      Files.copy(staged, (OutputStream) out);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot upload " + location, e);
+    }
+  }
+
+  /** The bytes of local copies of remote files this process knows of. */
+  public long cachedBytes() {
+    return cache().totalBytes();
+  }
+
+  @Override
+  public void close() {
+    ExecutorService pool = downloads;
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+    S3FileIO s3 = remote;
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  private LocalFileIO localIO() {
+    LocalFileIO io = local;
+    if (io == null) {
+      io = new LocalFileIO();
+      io.initialize(properties);
+      local = io;
+    }
+    return io;
+  }
+
+  private S3FileIO remote(String location) {
+    checkSupported(location);
+    S3FileIO io = remote;
+    if (io == null) {
+      synchronized (this) {
+        io = remote;
+        if (io == null) {
+          io = new S3FileIO();
+          io.initialize(S3Settings.withDefaults(properties));
+          remote = io;
+        }
+      }
+    }
+    return io;
+  }
+
+  private void forgetCopy(String location) {
+    if (properties.containsKey(CACHE_DIRECTORY)) {
+      cache().remove(location);
+    }
+  }
+
+  /** The copy of a remote file, when this file IO keeps copies and has one. */
+  private java.util.Optional<Path> cached(String location) {
+    return properties.containsKey(CACHE_DIRECTORY)
+        ? cache().cached(location)
+        : java.util.Optional.empty();
+  }
+
+  private FileCache cache() {
+    FileCache files = cache;
+    if (files == null) {
+      synchronized (this) {
+        files = cache;
+        if (files == null) {
+          String folder = properties.get(CACHE_DIRECTORY);
+          if (folder == null) {
+            throw new TimelakeException(
+                ErrorCode.INTERNAL,
+                "Cannot read files on object storage: no local cache folder ("
+                    + CACHE_DIRECTORY
+                    + ") was configured",
+                null);
+          }
+          files = FileCache.in(Path.of(folder), maxBytes());
+          cache = files;
+        }
+      }
+    }
+    return files;
+  }
+
+  private long maxBytes() {
+    String value = properties.getOrDefault(CACHE_MAX_SIZE, DEFAULT_MAX);
+    try {
+      return ByteSizes.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw TimelakeException.validation(
+          "Invalid %s '%s' (%s)", CACHE_MAX_SIZE, value, e.getMessage());
+    }
+  }
+
+  private ExecutorService downloads() {
+    ExecutorService pool = downloads;
+    if (pool == null) {
+      synchronized (this) {
+        pool = downloads;
+        if (pool == null) {
+          pool =
+              Executors.newFixedThreadPool(
+                  8,
+                  task -> {
+                    Thread thread = new Thread(task, "timelake-download");
+                    thread.setDaemon(true);
+                    return thread;
+                  });
+          downloads = pool;
+        }
+      }
+    }
+    return pool;
+  }
+
+  private static Path await(Future<Path> download, String location) {
+    try {
+      return download.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TimelakeException(ErrorCode.INTERNAL, "Interrupted downloading " + location, e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new TimelakeException(
+          ErrorCode.INTERNAL, "Cannot read " + location + ": " + cause.getMessage(), cause);
+    }
+  }
+
+  private static void deleteQuietly(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      // left for orphan cleanup
+    }
+  }
+
+  /** A remote file read from its local copy: the same bytes, under the remote location. */
+  private record CopyInputFile(String location, InputFile copy) implements InputFile {
+    @Override
+    public long getLength() {
+      return copy.getLength();
+    }
+
+    @Override
+    public org.apache.iceberg.io.SeekableInputStream newStream() {
+      return copy.newStream();
+    }
+
+    @Override
+    public boolean exists() {
+      return true;
+    }
+  }
+}
