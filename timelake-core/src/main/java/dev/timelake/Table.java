@@ -113,6 +113,15 @@ public final class Table {
         + ";";
   }
 
+  /**
+   * How another engine reads this table's current rows with copies removed by Timelake's rule: the
+   * files to read as they are and the groups of files to deduplicate (see {@link ReadPlan}). The
+   * Spark integration reads tables this way.
+   */
+  public ReadPlan readPlan() {
+    return dev.timelake.read.ReadPlans.of(catalog.require(name()));
+  }
+
   /** Files, rows, partitions and snapshots of the current state. */
   public TableInfo info() {
     return TableInfo.of(loaded);

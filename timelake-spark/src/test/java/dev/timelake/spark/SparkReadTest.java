@@ -1,0 +1,207 @@
+package dev.timelake.spark;
+
+import static dev.timelake.TestTables.query;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.unix_micros;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.ColumnType;
+import dev.timelake.Lake;
+import dev.timelake.Table;
+import dev.timelake.TableDefinition;
+import dev.timelake.TestRandom;
+import dev.timelake.TestTables;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark's reads of Timelake tables against Timelake's own reader: random appends with late rows,
+ * copies with newer, older and equal insertion times, NULL values, before and after compaction; by
+ * name through the catalog; tables whose schema grew; tables whose newest write per interval wins.
+ */
+class SparkReadTest {
+  private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
+
+  @TempDir static Path warehouse;
+  @TempDir static Path sparkFolder;
+  private static Lake lake;
+  private static SparkSession spark;
+  private static LakeAddress address;
+
+  @BeforeAll
+  static void start() {
+    lake = Lake.open(warehouse);
+    address = LakeAddress.of(warehouse.toString());
+    spark = SparkSessions.local(warehouse, sparkFolder);
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+    lake.close();
+  }
+
+  /** (device, time µs, value, ingest µs) of Spark's read, sorted. */
+  private static List<List<Object>> sparkRows(Dataset<Row> rows) {
+    List<List<Object>> result = new ArrayList<>();
+    for (Row row :
+        rows.select(
+                col("device"),
+                unix_micros(col("time")),
+                col("value"),
+                unix_micros(col("_ingest_ts")))
+            .collectAsList()) {
+      result.add(java.util.Arrays.asList(row.get(0), row.get(1), row.get(2), row.get(3)));
+    }
+    result.sort(ROWS);
+    return result;
+  }
+
+  /** The same columns from Timelake's reader, sorted. */
+  private static List<List<Object>> timelakeRows(String table) {
+    List<List<Object>> rows =
+        new ArrayList<>(
+            query(
+                lake, "SELECT device, epoch_us(time), value, epoch_us(_ingest_ts) FROM " + table));
+    rows.sort(ROWS);
+    return rows;
+  }
+
+  private static final Comparator<List<Object>> ROWS =
+      Comparator.comparing((List<Object> row) -> String.valueOf(row.get(0)))
+          .thenComparing(row -> ((Number) row.get(1)).longValue());
+
+  @Test
+  void sparkReadsTheRowsTimelakeReadsOnRandomAppends() {
+    TestRandom random = TestRandom.create();
+    for (int t = 0; t < 3; t++) {
+      String name = "diff.t" + t;
+      Table table = lake.createTable(TestTables.readings(name).build());
+      int appends = 4 + random.nextInt(6);
+      for (int a = 0; a < appends; a++) {
+        // Few distinct insertion times: equal ones leave the commit order to decide.
+        Instant ingest = T0.plus(random.nextInt(3), ChronoUnit.HOURS);
+        var append = table.newAppend().clock(Clock.fixed(ingest, ZoneOffset.UTC));
+        int rows = random.nextInt(40); // some appends are empty
+        for (int r = 0; r < rows; r++) {
+          // Three days (partitions), whole minutes: late rows and copies across appends.
+          Instant time = T0.plus(random.nextInt(3 * 24 * 60), ChronoUnit.MINUTES);
+          Double value = random.nextInt(10) == 0 ? null : (double) random.nextInt(1000);
+          append.row("d" + random.nextInt(5), time, value);
+        }
+        append.commit();
+      }
+      assertThat(sparkRows(TimelakeSpark.read(spark, address, name)))
+          .as("%s, %s", random, name)
+          .isEqualTo(timelakeRows(name));
+      table.newMaintenance().run();
+      assertThat(sparkRows(TimelakeSpark.read(spark, address, name)))
+          .as("%s, %s after maintenance", random, name)
+          .isEqualTo(timelakeRows(name));
+    }
+  }
+
+  @Test
+  void filesThatShareNoKeyAreReadWithoutRanking() {
+    Table table = lake.createTable(TestTables.readings("plan.fresh").build());
+    table.newAppend().row("a", T0, 1.0).commit();
+    table.newAppend().row("a", T0.plusSeconds(60), 2.0).commit();
+    assertThat(plan(TimelakeSpark.read(spark, address, "plan.fresh"))).doesNotContain("Window");
+
+    table.newAppend().row("a", T0, 3.0).commit(); // a late copy: those files are ranked
+    Dataset<Row> rows = TimelakeSpark.read(spark, address, "plan.fresh");
+    assertThat(plan(rows)).contains("Window");
+    assertThat(sparkRows(rows)).isEqualTo(timelakeRows("plan.fresh"));
+  }
+
+  private static String plan(Dataset<Row> rows) {
+    return ((org.apache.spark.sql.classic.Dataset<Row>) rows)
+        .queryExecution()
+        .executedPlan()
+        .toString();
+  }
+
+  @Test
+  void sparkSqlReadsTablesByNameThroughTheCatalog() {
+    Table table = lake.createTable(TestTables.readings("byname.r").build());
+    table.newAppend().row("a", T0, 1.0).row("b", T0, 2.0).commit();
+    table.newAppend().row("a", T0, 5.0).commit(); // replaces a's reading
+
+    List<Row> sums =
+        spark
+            .sql(
+                "SELECT r.device, sum(r.value) AS total FROM timelake.byname.r AS r"
+                    + " GROUP BY r.device ORDER BY r.device")
+            .collectAsList();
+    assertThat(sums)
+        .extracting(row -> row.get(0) + "=" + row.get(1))
+        .containsExactly("a=5.0", "b=2.0");
+    assertThat(spark.sql("SHOW TABLES IN timelake.byname").collectAsList())
+        .extracting(row -> row.getString(1))
+        .containsExactly("r");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM timelake.byname.missing").collect())
+        .hasMessageContaining("missing");
+  }
+
+  @Test
+  void columnsAddedLaterReadAsNullInOlderFiles() {
+    Table table = lake.createTable(TestTables.readings("evolve.r").build());
+    table.newAppend().row("a", T0, 1.0).commit();
+    table.addColumn("unit", ColumnType.VARCHAR);
+    lake.table("evolve.r").newAppend().row("a", T0.plusSeconds(60), 2.0, "bar").commit();
+    lake.table("evolve.r").newAppend().row("a", T0, 3.0, "kPa").commit(); // replaces the first
+
+    List<Row> rows = TimelakeSpark.read(spark, address, "evolve.r").orderBy("time").collectAsList();
+    assertThat(rows)
+        .extracting(row -> row.getAs("value") + "/" + row.getAs("unit"))
+        .containsExactly("3.0/kPa", "2.0/bar");
+  }
+
+  @Test
+  void theNewestWriteOfAnIntervalWinsInAReplaceTable() {
+    lake.createTable(
+        TableDefinition.builder("market.bars")
+            .column("symbol", ColumnType.VARCHAR)
+            .column("ts", ColumnType.TIMESTAMPTZ)
+            .column("price", ColumnType.DOUBLE)
+            .indexColumn("ts")
+            .entityColumns("symbol")
+            .indexGranularity("1m")
+            .onConflict("replace")
+            .option("auto-maintain", "false")
+            .build());
+    Table bars = lake.table("market.bars");
+    bars.newAppend().row("A", T0.plusSeconds(10), 1.0).row("A", T0.plusSeconds(70), 2.0).commit();
+    bars.newAppend().row("A", T0.plusSeconds(50), 3.0).commit(); // the first minute again
+    bars.newAppend().row("A", T0.minusSeconds(30), 4.0).commit(); // before the epoch minute
+
+    List<Row> rows =
+        TimelakeSpark.read(spark, address, "market.bars").orderBy("ts").collectAsList();
+    assertThat(rows).extracting(row -> row.getAs("price")).containsExactly(4.0, 3.0, 2.0);
+    assertThat(rows.size())
+        .isEqualTo(
+            ((Number) query(lake, "SELECT count(*) FROM market.bars").get(0).get(0)).intValue());
+  }
+
+  @Test
+  void anEmptyTableReadsAsNoRowsWithItsColumns() {
+    lake.createTable(TestTables.readings("empty.r").build());
+    Dataset<Row> rows = TimelakeSpark.read(spark, address, "empty.r");
+    assertThat(rows.count()).isZero();
+    assertThat(rows.columns()).containsExactly("device", "time", "value", "_ingest_ts");
+  }
+}
