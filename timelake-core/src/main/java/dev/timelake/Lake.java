@@ -219,6 +219,11 @@ public final class Lake implements AutoCloseable {
     return new Session(catalog);
   }
 
+  /** The implementation's view of the lake, for the API's own classes. */
+  LakeCatalog catalog() {
+    return catalog;
+  }
+
   /** Where the lake lives, for messages. */
   public String description() {
     return catalog.description();

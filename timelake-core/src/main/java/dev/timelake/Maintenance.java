@@ -80,12 +80,33 @@ public final class Maintenance {
     try (EngineConnection connection = catalog.engine().connect()) {
       MaintenanceReport report =
           new MaintenanceRunner(current, connection, progress).run(plan, clock.instant());
-      if (mode == MaintenanceMode.FULL) {
-        new RefreshScheduler(catalog, connection, progress)
-            .refreshAll(table.name(), clock.instant());
-      }
+      refreshRollups(connection);
       return report;
     }
+  }
+
+  /**
+   * Plans a run whose compactions other processes carry out; see {@link DistributedMaintenance}.
+   * Nothing changes until its {@code commit}.
+   */
+  public DistributedMaintenance distribute() {
+    LoadedTable current = catalog.require(table.name());
+    return new DistributedMaintenance(catalog, current, plan(current), this);
+  }
+
+  /** After a full run, the table's rollups are brought up to date. */
+  void refreshRollups(EngineConnection connection) {
+    if (mode == MaintenanceMode.FULL) {
+      new RefreshScheduler(catalog, connection, progress).refreshAll(table.name(), clock.instant());
+    }
+  }
+
+  Consumer<String> progress() {
+    return progress;
+  }
+
+  java.time.Instant now() {
+    return clock.instant();
   }
 
   private MaintenancePlan plan(LoadedTable current) {

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * namespace {@value #DEFAULT_NAMESPACE}. Names are case-insensitive and stored in lower case, as in
  * DuckDB.
  */
-public record TableName(String namespace, String name) implements Comparable<TableName> {
+public record TableName(String namespace, String name)
+    implements Comparable<TableName>, java.io.Serializable {
   public static final String DEFAULT_NAMESPACE = "default";
   private static final Pattern PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 

@@ -53,11 +53,43 @@ public final class MaintenanceRunner {
   /** Runs the plan and reports what changed. */
   public MaintenanceReport run(MaintenancePlan plan, Instant now) {
     long started = System.nanoTime();
+    Map<Rewrite, List<String>> written = new LinkedHashMap<>();
+    try {
+      int done = 0;
+      for (Rewrite rewrite : plan.rewrites()) {
+        progress.accept(
+            "compacting "
+                + table.name()
+                + " partition "
+                + rewrite.label()
+                + " ("
+                + (++done)
+                + " of "
+                + plan.rewrites().size()
+                + ")");
+        written.put(rewrite, write(rewrite));
+      }
+    } catch (RuntimeException e) {
+      new DataFileWriter(connection, table.iceberg(), table.contract())
+          .deleteAll(written.values().stream().flatMap(List::stream).toList(), e);
+      throw e;
+    }
+    return commit(plan, now, written, started);
+  }
+
+  /**
+   * Commits the plan's rewrites, whose merged files are written (by {@link #write}, here or in
+   * other processes), and retention in one transaction; then expires snapshots and deletes orphan
+   * files. If the commit fails, the written files are deleted and the table is unchanged. The
+   * report's duration counts from {@code startedNanos} ({@link System#nanoTime()}).
+   */
+  public MaintenanceReport commit(
+      MaintenancePlan plan, Instant now, Map<Rewrite, List<String>> written, long startedNanos) {
     Table iceberg = table.iceberg();
     List<PlannedFile> before = ScanPlanner.liveFiles(table);
     int rewritten = 0;
     if (!plan.rewrites().isEmpty() || plan.partitionsDropped() > 0) {
-      rewritten = rewriteAndDrop(plan);
+      rewritten = commitRewrites(plan, written);
       // Before expiry removes the snapshots the new one's coverage is derived from.
       iceberg.refresh();
       dev.timelake.index.CoverageStore.attachTo(
@@ -77,31 +109,31 @@ public final class MaintenanceRunner {
         plan.partitionsDropped(),
         expired,
         orphans,
-        Duration.ofNanos(System.nanoTime() - started),
+        Duration.ofNanos(System.nanoTime() - startedNanos),
         plan.explanation());
   }
 
-  private int rewriteAndDrop(MaintenancePlan plan) {
-    Table iceberg = table.iceberg();
-    DataFileWriter writer = new DataFileWriter(connection, iceberg, table.contract());
-    Map<Rewrite, List<DataFile>> written = new LinkedHashMap<>();
-    List<String> locations = new ArrayList<>();
+  private int commitRewrites(MaintenancePlan plan, Map<Rewrite, List<String>> written) {
+    DataFileWriter writer = new DataFileWriter(connection, table.iceberg(), table.contract());
+    List<String> locations = written.values().stream().flatMap(List::stream).toList();
     try {
-      int done = 0;
+      Map<Rewrite, List<DataFile>> files = new LinkedHashMap<>();
       for (Rewrite rewrite : plan.rewrites()) {
-        progress.accept(
-            "compacting "
-                + table.name()
-                + " partition "
-                + rewrite.label()
-                + " ("
-                + (++done)
-                + " of "
-                + plan.rewrites().size()
-                + ")");
-        written.put(rewrite, writeRewrite(writer, rewrite, locations));
+        List<String> merged = written.get(rewrite);
+        if (merged == null) {
+          throw new IllegalArgumentException(
+              "Cannot commit maintenance of "
+                  + table.name()
+                  + ": no files were written for the rewrite of partition "
+                  + rewrite.label());
+        }
+        files.put(
+            rewrite,
+            merged.stream()
+                .map(location -> writer.dataFile(location, rewrite.partition()))
+                .toList());
       }
-      commit(plan, written);
+      commit(plan, files);
       return plan.rewrites().size();
     } catch (CommitStateUnknownException e) {
       // The commit may have succeeded: the written files may be live, so they stay.
@@ -112,8 +144,23 @@ public final class MaintenanceRunner {
     }
   }
 
-  private List<DataFile> writeRewrite(
-      DataFileWriter writer, Rewrite rewrite, List<String> locations) {
+  /**
+   * Writes one rewrite's merged, sorted, duplicate-free files into the table's partition folder;
+   * returns their locations. Nothing is committed; if writing fails, what was written is deleted.
+   */
+  public List<String> write(Rewrite rewrite) {
+    DataFileWriter writer = new DataFileWriter(connection, table.iceberg(), table.contract());
+    List<String> locations = new ArrayList<>();
+    try {
+      writeRewrite(writer, rewrite, locations);
+      return locations;
+    } catch (RuntimeException e) {
+      writer.deleteAll(locations, e);
+      throw e;
+    }
+  }
+
+  private void writeRewrite(DataFileWriter writer, Rewrite rewrite, List<String> locations) {
     String relation =
         ScanSql.relation(
             ScanPlanner.planOf(table, rewrite.files(), table.contract().deduplicates()),
@@ -140,7 +187,6 @@ public final class MaintenanceRunner {
           Long.parseLong(table.contract().setting(Settings.TARGET_FILE_SIZE).orElseThrow());
       int pieces = (int) Math.max(1, Math.min(rows, Math.round((double) rewrite.bytes() / target)));
       long perPiece = (rows + pieces - 1) / Math.max(1, pieces);
-      List<DataFile> files = new ArrayList<>();
       for (int piece = 0; piece < pieces && rows > 0; piece++) {
         String location =
             writer.newLocation(rewrite.partition(), MaintenancePlanner.COMPACTED_PREFIX);
@@ -156,9 +202,7 @@ public final class MaintenanceRunner {
                 + (piece + 1) * perPiece
                 + " ORDER BY rowid",
             location);
-        files.add(writer.dataFile(location, rewrite.partition()));
       }
-      return files;
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + merged);
     }

@@ -2,7 +2,13 @@ package dev.timelake.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.timelake.CompactionResult;
+import dev.timelake.CompactionTask;
+import dev.timelake.DistributedMaintenance;
+import dev.timelake.MaintenanceReport;
 import dev.timelake.ReadPlan;
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -29,5 +35,29 @@ public final class TimelakeSpark {
     requireNonNull(lake, "lake is null");
     ReadPlan plan = lake.lake().table(table).readPlan();
     return DedupReader.read(spark, plan);
+  }
+
+  /**
+   * Maintains the table as a Spark job: planned here, each compaction (one merged run of files of a
+   * partition) runs as one Spark task, on an executor that opens the lake (it must reach the
+   * warehouse and catalog) and merges with Timelake's own engine; the results are committed here in
+   * one transaction with retention (the table contract, summary keys and data sequence numbers
+   * exactly as an embedded run leaves them), then snapshots are expired, orphan files deleted and
+   * rollups refreshed. Appends may go on meanwhile.
+   */
+  public static MaintenanceReport maintain(SparkSession spark, LakeAddress lake, String table) {
+    requireNonNull(spark, "spark is null");
+    requireNonNull(lake, "lake is null");
+    DistributedMaintenance maintenance = lake.lake().table(table).newMaintenance().distribute();
+    List<CompactionTask> tasks = maintenance.tasks();
+    List<CompactionResult> results = List.of();
+    if (!tasks.isEmpty()) {
+      JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      context.setJobDescription(
+          "Timelake maintenance of " + table + ": " + tasks.size() + " compactions");
+      results =
+          context.parallelize(tasks, tasks.size()).map(task -> task.run(lake.lake())).collect();
+    }
+    return maintenance.commit(results);
   }
 }
