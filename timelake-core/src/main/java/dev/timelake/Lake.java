@@ -167,6 +167,14 @@ public final class Lake implements AutoCloseable {
     }
   }
 
+  /**
+   * Plans a refresh of the rollup {@code name} whose windows other processes compute; see {@link
+   * DistributedRefresh}. Nothing changes until its {@code commit}.
+   */
+  public DistributedRefresh distributeRefresh(TableName name) {
+    return new DistributedRefresh(catalog, name);
+  }
+
   /** What a refresh of the rollup {@code name} would do now, one line per decision. */
   public List<String> refreshPlan(TableName name) {
     try (EngineConnection connection = catalog.engine().connect()) {

@@ -36,6 +36,11 @@ public final class PinnedTable {
     return new PinnedTable(table, snapshot);
   }
 
+  /** The table at snapshot {@code snapshotId}, or without one for {@code -1}. */
+  public static PinnedTable atOrEmpty(LoadedTable table, long snapshotId) {
+    return snapshotId == -1 ? new PinnedTable(table, null) : at(table, snapshotId);
+  }
+
   /** The loaded table (its handle may have moved on since the pin). */
   public LoadedTable table() {
     return table;

@@ -72,6 +72,110 @@ final class RefreshRunner {
    */
   RefreshReport run(
       RefreshPlan plan, Rollup rollup, PinnedTable raw, List<Rollup> sources, Instant now) {
+    return run(
+        plan,
+        rollup,
+        raw,
+        sources,
+        (index, route, record) ->
+            withWindowRows(
+                rollup,
+                raw,
+                sources,
+                route,
+                plan.windows().get(index),
+                sql -> appendRows(rollup, sql, record, now)));
+  }
+
+  /**
+   * Like {@link #run(RefreshPlan, Rollup, PinnedTable, List, Instant)}, with each window's rows
+   * already computed (by {@link #writeWindow}, here or in another process) into the Parquet files
+   * at {@code staged}, one per window in order.
+   */
+  RefreshReport runStaged(
+      RefreshPlan plan,
+      Rollup rollup,
+      PinnedTable raw,
+      List<Rollup> sources,
+      Instant now,
+      List<String> staged) {
+    LakeFileIO io = catalog.require(rollup.name()).files();
+    return run(
+        plan,
+        rollup,
+        raw,
+        sources,
+        (index, route, record) ->
+            appendRows(
+                rollup,
+                "SELECT * FROM read_parquet("
+                    + dev.timelake.engine.SqlText.literal(io.localPath(staged.get(index)))
+                    + ")",
+                record,
+                now));
+  }
+
+  /**
+   * Computes window {@code index} of the plan into a Parquet file at {@code location} (the rows an
+   * embedded refresh would append), committing nothing.
+   */
+  void writeWindow(
+      RefreshPlan plan,
+      Rollup rollup,
+      PinnedTable raw,
+      List<Rollup> sources,
+      int index,
+      String location) {
+    RoutePlan route = route(plan.windows().get(index), rollup, raw, sources);
+    LoadedTable target = catalog.require(rollup.name());
+    LakeFileIO io = target.files();
+    withWindowRows(
+        rollup,
+        raw,
+        sources,
+        route,
+        plan.windows().get(index),
+        sql -> {
+          io.write(
+              location,
+              path ->
+                  connection.execute(
+                      "COPY ("
+                          + typed(target, sql)
+                          + ") TO "
+                          + dev.timelake.engine.SqlText.literal(path)
+                          + " (FORMAT parquet)"));
+          return null;
+        });
+  }
+
+  /**
+   * The rows cast to the rollup's column types, as the append would cast them: Parquet has no type
+   * for some of DuckDB's (a HUGEINT sum), so the staged file holds the rollup's own types.
+   */
+  private static String typed(LoadedTable rollup, String sql) {
+    List<String> columns = new ArrayList<>();
+    for (dev.timelake.Column column : rollup.contract().columns()) {
+      if (rollup.contract().ingestTimeColumn().filter(column.name()::equals).isPresent()) {
+        continue; // the append fills it
+      }
+      String name = dev.timelake.engine.SqlText.identifier(column.name());
+      columns.add("CAST(" + name + " AS " + column.type().sql() + ") AS " + name);
+    }
+    return "SELECT " + String.join(", ", columns) + " FROM (" + sql + ") AS __tl_window";
+  }
+
+  /** Appends one window's rows to the rollup, with the record its commit carries. */
+  private interface WindowAppend {
+    AppendResult append(int index, RoutePlan route, Map<String, String> record);
+  }
+
+  private RefreshReport run(
+      RefreshPlan plan,
+      Rollup rollup,
+      PinnedTable raw,
+      List<Rollup> sources,
+      WindowAppend windowAppend) {
     long started = System.nanoTime();
     List<String> explanation = new ArrayList<>(plan.explanation());
     if (plan.rebuild()) {
@@ -95,8 +199,7 @@ final class RefreshRunner {
       route.explanation().forEach(line -> explanation.add(window + line));
       AppendResult result;
       try {
-        result =
-            append(rollup, raw, sources, route, windows.get(i), last ? record : oldRecord, now);
+        result = windowAppend.append(i, route, last ? record : oldRecord);
       } catch (QueryFailedException e) {
         throw new QueryFailedException(
             "Cannot refresh rollup "
@@ -161,14 +264,17 @@ final class RefreshRunner {
     return calls;
   }
 
-  private AppendResult append(
+  /**
+   * Gives {@code use} the SQL of the window's rows, routed and limited to its changed cells; the
+   * cells' temporary table lives while {@code use} runs.
+   */
+  private <T> T withWindowRows(
       Rollup rollup,
       PinnedTable raw,
       List<Rollup> sources,
       RoutePlan route,
       RefreshWindow window,
-      Map<String, String> record,
-      Instant now) {
+      java.util.function.Function<String, T> use) {
     String time = raw.contract().timeColumn().orElseThrow();
     Optional<Cells> cells =
         window.cellsFrom().map(files -> cells(files, rollup, time, raw.table().files()));
@@ -183,23 +289,28 @@ final class RefreshRunner {
       if (cells.isPresent() && rendered.rawTable().isPresent()) {
         rewriter.pushDown(rendered.rawTable().get(), cellFilter(cells.get(), rollup, time));
       }
-      String sql = rewriter.rewrite(rows(rollup, route, rendered));
-      LoadedTable target = catalog.require(rollup.name());
-      return new AppendOperation(
-              target,
-              connection,
-              List.of(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL)),
-              Optional.empty(),
-              now,
-              "rollup-refresh",
-              progress)
-          .summary(record)
-          .run();
+      return use.apply(rewriter.rewrite(rows(rollup, route, rendered)));
     } finally {
       if (cells.isPresent()) {
         connection.execute("DROP TABLE IF EXISTS temp." + CELLS);
       }
     }
+  }
+
+  /** Appends the rows of {@code sql} to the rollup, the commit carrying {@code record}. */
+  private AppendResult appendRows(
+      Rollup rollup, String sql, Map<String, String> record, Instant now) {
+    LoadedTable target = catalog.require(rollup.name());
+    return new AppendOperation(
+            target,
+            connection,
+            List.of(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL)),
+            Optional.empty(),
+            now,
+            "rollup-refresh",
+            progress)
+        .summary(record)
+        .run();
   }
 
   /** The rollup's columns from the rendered route. */

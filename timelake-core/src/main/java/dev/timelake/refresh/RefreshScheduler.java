@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.iceberg.Snapshot;
@@ -64,6 +65,16 @@ public final class RefreshScheduler {
 
   /** Refreshes {@code rollup} to the raw table's current snapshot. */
   public RefreshReport refresh(TableName rollup, Instant now) {
+    PlannedRefresh planned = planned(rollup);
+    return new RefreshRunner(catalog, connection, progress)
+        .run(planned.plan(), planned.rollup(), planned.raw(), planned.sources(), now);
+  }
+
+  /**
+   * What a refresh of {@code rollup} to the raw table's current snapshot reads and does: the
+   * rollup, the raw table and the other rollups pinned now, and the plan.
+   */
+  public PlannedRefresh planned(TableName rollup) {
     Rollup pinned = RollupStore.require(catalog, rollup);
     LoadedTable raw = catalog.require(pinned.source());
     // Sources first: a source pinned after the raw table could reflect rows newer than the raw
@@ -75,9 +86,50 @@ public final class RefreshScheduler {
       }
     }
     PinnedTable rawPinned = PinnedTable.current(catalog.require(pinned.source()));
-    RefreshPlan plan = RefreshPlanner.plan(pinned, rawPinned);
+    return new PlannedRefresh(RefreshPlanner.plan(pinned, rawPinned), pinned, rawPinned, sources);
+  }
+
+  /**
+   * The same refresh planned again from the snapshots {@link #planned} pinned ({@code -1}: a table
+   * without commits), in another process: planning is a function of them, so the windows are the
+   * same.
+   */
+  public PlannedRefresh replanned(
+      TableName rollup, long rollupSnapshot, long rawSnapshot, Map<TableName, Long> sources) {
+    Rollup pinned = rollupAt(rollup, rollupSnapshot);
+    PinnedTable raw = PinnedTable.atOrEmpty(catalog.require(pinned.source()), rawSnapshot);
+    List<Rollup> others = new ArrayList<>();
+    sources.forEach((name, snapshot) -> others.add(rollupAt(name, snapshot)));
+    return new PlannedRefresh(RefreshPlanner.plan(pinned, raw), pinned, raw, others);
+  }
+
+  private Rollup rollupAt(TableName name, long snapshot) {
+    return Rollup.of(PinnedTable.atOrEmpty(catalog.require(name), snapshot))
+        .orElseThrow(() -> new IllegalStateException(name + " is no longer a rollup"));
+  }
+
+  /** Computes window {@code index} of a planned refresh into a Parquet file at {@code location}. */
+  public void writeWindow(PlannedRefresh refresh, int index, String location) {
+    new RefreshRunner(catalog, connection, progress)
+        .writeWindow(
+            refresh.plan(), refresh.rollup(), refresh.raw(), refresh.sources(), index, location);
+  }
+
+  /**
+   * Commits a planned refresh whose windows' rows were computed into {@code staged} (one Parquet
+   * file per window, in order), as {@link #refresh} commits them.
+   */
+  public RefreshReport commitStaged(PlannedRefresh refresh, List<String> staged, Instant now) {
     return new RefreshRunner(catalog, connection, progress)
-        .run(plan, pinned, rawPinned, sources, now);
+        .runStaged(refresh.plan(), refresh.rollup(), refresh.raw(), refresh.sources(), now, staged);
+  }
+
+  /** A refresh as planned: the plan and the snapshots it was made from. */
+  public record PlannedRefresh(
+      RefreshPlan plan, Rollup rollup, PinnedTable raw, List<Rollup> sources) {
+    public PlannedRefresh {
+      sources = List.copyOf(sources);
+    }
   }
 
   /**

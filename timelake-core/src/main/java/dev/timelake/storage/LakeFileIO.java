@@ -192,6 +192,16 @@ public final class LakeFileIO implements DelegateFileIO {
     }
   }
 
+  /**
+   * Deletes the local folders under and including {@code location} that hold no file (object
+   * storage has no folders to delete).
+   */
+  public void deleteEmptyFolders(String location) {
+    if (!isRemote(location)) {
+      LocalFileIO.deleteEmptyFolders(LocalFileIO.path(location));
+    }
+  }
+
   /** True when a file exists at {@code location}. */
   public boolean exists(String location) {
     if (isRemote(location) && cached(location).isPresent()) {

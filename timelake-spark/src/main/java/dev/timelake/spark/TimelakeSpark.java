@@ -5,8 +5,16 @@ import static java.util.Objects.requireNonNull;
 import dev.timelake.CompactionResult;
 import dev.timelake.CompactionTask;
 import dev.timelake.DistributedMaintenance;
+import dev.timelake.DistributedRefresh;
 import dev.timelake.MaintenanceReport;
 import dev.timelake.ReadPlan;
+import dev.timelake.RefreshReport;
+import dev.timelake.RefreshResult;
+import dev.timelake.RefreshTask;
+import dev.timelake.RollupInfo;
+import dev.timelake.TableName;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -59,5 +67,40 @@ public final class TimelakeSpark {
           context.parallelize(tasks, tasks.size()).map(task -> task.run(lake.lake())).collect();
     }
     return maintenance.commit(results);
+  }
+
+  /**
+   * Refreshes a rollup as a Spark job: planned here, each window (the buckets of one commit) is
+   * computed by one Spark task with Timelake's own engine on an executor, routed to the other
+   * rollups as a local refresh would; the windows' rows are then appended here in order with the
+   * same records and commits as {@code Lake.refreshRollup}.
+   */
+  public static RefreshReport refresh(SparkSession spark, LakeAddress lake, String rollup) {
+    requireNonNull(spark, "spark is null");
+    requireNonNull(lake, "lake is null");
+    DistributedRefresh refresh = lake.lake().distributeRefresh(TableName.parse(rollup));
+    List<RefreshTask> tasks = refresh.tasks();
+    List<RefreshResult> results = List.of();
+    if (!tasks.isEmpty()) {
+      JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      context.setJobDescription("Timelake refresh of " + rollup + ": " + tasks.size() + " windows");
+      results =
+          context.parallelize(tasks, tasks.size()).map(task -> task.run(lake.lake())).collect();
+    }
+    return refresh.commit(results);
+  }
+
+  /**
+   * Refreshes every rollup of the raw table {@code table} as Spark jobs, narrowest bucket first, so
+   * that wider rollups are computed from the narrower ones just refreshed.
+   */
+  public static List<RefreshReport> refreshAll(SparkSession spark, LakeAddress lake, String table) {
+    List<RollupInfo> rollups = new ArrayList<>(lake.lake().rollups(TableName.parse(table)));
+    rollups.sort(Comparator.comparing(RollupInfo::bucket).thenComparing(r -> r.name().toString()));
+    List<RefreshReport> reports = new ArrayList<>();
+    for (RollupInfo rollup : rollups) {
+      reports.add(refresh(spark, lake, rollup.name().toString()));
+    }
+    return reports;
   }
 }
