@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
       BenchRunCommand.class,
       BenchIndexCommand.class,
       BenchCoverageCommand.class,
-      BenchLineProtocolCommand.class
+      BenchLineProtocolCommand.class,
+      BenchStorageCommand.class
     },
     footer = {
       "%nExample:",
