@@ -61,9 +61,12 @@ public record ReadPlan(
 
   /**
    * One data file: its location, the data sequence number of its commit (the later commit's rows
-   * win ties of insertion time), its row count and size.
+   * win ties of insertion time), its row count and size, and whether it is fresh: every row newer
+   * than every row of the earlier files of its partition, so two fresh files never share a key and
+   * a fresh file's key that no other file of its group holds needs no ranking.
    */
-  public record ReadFile(String location, long sequenceNumber, long rows, long sizeBytes)
+  public record ReadFile(
+      String location, long sequenceNumber, long rows, long sizeBytes, boolean fresh)
       implements Serializable {
     public ReadFile {
       requireNonNull(location, "location is null");

@@ -45,7 +45,8 @@ public final class ReadPlans {
 
   private static List<ReadFile> files(List<PlannedFile> files) {
     return files.stream()
-        .map(f -> new ReadFile(f.location(), f.sequenceNumber(), f.rows(), f.sizeBytes()))
+        .map(
+            f -> new ReadFile(f.location(), f.sequenceNumber(), f.rows(), f.sizeBytes(), f.fresh()))
         .toList();
   }
 

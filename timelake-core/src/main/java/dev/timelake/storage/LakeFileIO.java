@@ -87,7 +87,7 @@ public final class LakeFileIO implements DelegateFileIO {
    * What went wrong reaching object storage, in words a user can act on: missing credentials name
    * the settings that give them (the SDK lists every provider it tried instead).
    */
-  public static String describeFailure(Exception e) {
+  public static String describeFailure(Throwable e) {
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (message.startsWith("Unable to load credentials")) {
       return "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or an AWS"
@@ -413,7 +413,7 @@ public final class LakeFileIO implements DelegateFileIO {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw new TimelakeException(
-          ErrorCode.INTERNAL, "Cannot read " + location + ": " + cause.getMessage(), cause);
+          ErrorCode.INTERNAL, "Cannot read " + location + ": " + describeFailure(cause), cause);
     }
   }
 

@@ -132,6 +132,52 @@ class ObjectStorageTest {
   }
 
   @Test
+  void compactionsAndRefreshWindowsRunElsewhereOnObjectStorage() throws Exception {
+    String warehouse = newBucket();
+    try (Lake driver = Lake.open(warehouse, lakeProperties("cache-driver"));
+        Lake executor = Lake.open(warehouse, lakeProperties("cache-executor"))) {
+      driver.createTable(TestTables.readings("iot.d").build());
+      for (int a = 0; a < 4; a++) {
+        append(driver, "iot.d", a * 20, 60, a);
+      }
+      try (var session = driver.newSession();
+          var ignored =
+              session.sql(
+                  "CREATE MATERIALIZED ROLLUP iot.d_1m AS SELECT device, time_bucket(INTERVAL"
+                      + " '1 minute', time) AS bucket, count(*) AS n, sum(value) AS total FROM"
+                      + " iot.d GROUP BY device, bucket WITH (refresh_interval = 'off')")) {
+        // filled
+      }
+      append(driver, "iot.d", 0, 30, 9.0);
+      List<List<Object>> before =
+          query(driver, "SELECT device, time, value FROM iot.d ORDER BY 1, 2");
+
+      var refresh = driver.distributeRefresh(TableName.parse("iot.d_1m"));
+      assertThat(refresh.tasks()).isNotEmpty();
+      var windows = new java.util.ArrayList<dev.timelake.RefreshResult>();
+      refresh.tasks().forEach(task -> windows.add(task.run(executor)));
+      refresh.commit(windows);
+      try (var session = driver.newSession().set("rollup-routing", "false");
+          var raw =
+              session.sql(
+                  "SELECT device, time_bucket(INTERVAL '1 minute', time), count(*), sum(value)"
+                      + " FROM iot.d GROUP BY ALL ORDER BY 1, 2")) {
+        assertThat(query(driver, "SELECT device, bucket, n, total FROM iot.d_1m ORDER BY 1, 2"))
+            .isEqualTo(raw.rows());
+      }
+
+      var distributed = driver.table("iot.d").newMaintenance().distribute();
+      assertThat(distributed.tasks()).isNotEmpty();
+      var compacted = new java.util.ArrayList<dev.timelake.CompactionResult>();
+      distributed.tasks().forEach(task -> compacted.add(task.run(executor)));
+      distributed.commit(compacted);
+      assertThat(query(driver, "SELECT device, time, value FROM iot.d ORDER BY 1, 2"))
+          .isEqualTo(before);
+      assertThat(objects("lake" + buckets)).noneMatch(f -> f.toString().contains("/staging/"));
+    }
+  }
+
+  @Test
   void aWarehouseOnObjectStorageWithoutACatalogIsRefused() {
     String warehouse = newBucket();
     Map<String, String> properties = new HashMap<>(s3.properties());

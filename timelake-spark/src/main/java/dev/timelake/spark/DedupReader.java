@@ -23,9 +23,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A {@link ReadPlan} as a Spark DataFrame: the files that share no key with another are read as
- * they are; the rows of the groups that may share keys are ranked per key by the winner rule
- * (highest insertion time, NULL lowest, then highest data sequence number of the file), the first
- * kept. Groups share no keys, so one ranking over all of them equals one per group.
+ * they are; of the groups that may share keys, the contested rows are ranked per key by the winner
+ * rule (highest insertion time, NULL lowest, then highest data sequence number of the file), the
+ * first kept. Groups share no keys, so one ranking over all of them equals one per group.
  */
 final class DedupReader {
   private static final String SEQUENCE = "__tl_seq";
@@ -65,10 +65,40 @@ final class DedupReader {
         .parquet(files.stream().map(ReadFile::location).toArray(String[]::new));
   }
 
+  /**
+   * The groups' rows with copies removed, as Timelake's {@code merge} strategy does it: a key two
+   * files hold is always held by a non-fresh one (fresh files never share keys), so the rows of
+   * fresh files whose key no non-fresh file holds are winners as they are (an anti join on the
+   * non-fresh files' keys, a small side); only the contested rows — every non-fresh row and the
+   * fresh rows with those keys — are ranked.
+   */
   private static Dataset<Row> deduplicated(SparkSession spark, StructType schema, ReadPlan plan) {
-    List<ReadFile> files = new ArrayList<>();
-    plan.toDeduplicate().forEach(files::addAll);
-    // Each row's data sequence number, by its file's name (unique in a table: names hold UUIDs).
+    List<ReadFile> fresh = new ArrayList<>();
+    List<ReadFile> notFresh = new ArrayList<>();
+    for (List<ReadFile> group : plan.toDeduplicate()) {
+      group.forEach(file -> (file.fresh() ? fresh : notFresh).add(file));
+    }
+    List<String> columns = List.of(schema.fieldNames());
+    Dataset<Row> contested = keyed(withSequences(spark, schema, notFresh), plan);
+    if (!fresh.isEmpty()) {
+      Dataset<Row> freshRows = keyed(withSequences(spark, schema, fresh), plan);
+      Dataset<Row> held =
+          keyed(scan(spark, schema, notFresh), plan).select(keyColumns(plan)).distinct();
+      Dataset<Row> uncontested =
+          freshRows
+              .join(held, sameKey(freshRows, held, plan), "left_anti")
+              .select(columns.stream().map(freshRows::col).toArray(Column[]::new));
+      contested =
+          contested.unionByName(freshRows.join(held, sameKey(freshRows, held, plan), "left_semi"));
+      return uncontested.union(winners(contested, plan, columns));
+    }
+    return winners(contested, plan, columns);
+  }
+
+  /** The rows of {@code files} with their file's data sequence number. */
+  private static Dataset<Row> withSequences(
+      SparkSession spark, StructType schema, List<ReadFile> files) {
+    // Each row's number by its file's name (unique in a table: names hold UUIDs).
     List<Row> sequences = new ArrayList<>();
     for (ReadFile file : files) {
       String location = file.location();
@@ -82,33 +112,54 @@ final class DedupReader {
             new StructType()
                 .add(FILE, DataTypes.StringType, false)
                 .add(SEQUENCE, DataTypes.LongType, false));
-    Dataset<Row> rows =
-        scan(spark, schema, files)
-            .withColumn(FILE, col("_metadata.file_name"))
-            .join(functions.broadcast(numbers), FILE);
+    return scan(spark, schema, files)
+        .withColumn(FILE, col("_metadata.file_name"))
+        .join(functions.broadcast(numbers), FILE)
+        .drop(FILE);
+  }
+
+  /** The rows with the interval start as a column, when the interval is part of the key. */
+  private static Dataset<Row> keyed(Dataset<Row> rows, ReadPlan plan) {
+    return plan.interval().isPresent()
+        ? rows.withColumn(INTERVAL, intervalStart(rows, plan))
+        : rows;
+  }
+
+  /** The names of the key's columns in a {@link #keyed} relation. */
+  private static Column[] keyColumns(ReadPlan plan) {
     List<Column> key = new ArrayList<>();
-    plan.seriesKey().forEach(column -> key.add(rows.col(column)));
-    Dataset<Row> keyed = rows;
+    plan.seriesKey().forEach(column -> key.add(col(column)));
     if (plan.interval().isPresent()) {
-      keyed = rows.withColumn(INTERVAL, intervalStart(rows, plan));
-      key.add(keyed.col(INTERVAL));
+      key.add(col(INTERVAL));
     } else {
-      plan.timeColumn().ifPresent(time -> key.add(rows.col(time)));
+      plan.timeColumn().ifPresent(time -> key.add(col(time)));
     }
+    return key.toArray(Column[]::new);
+  }
+
+  /** Equal keys of two keyed relations, a missing series key equal to a missing one. */
+  private static Column sameKey(Dataset<Row> left, Dataset<Row> right, ReadPlan plan) {
+    List<String> names = new ArrayList<>(plan.seriesKey());
+    names.add(plan.interval().isPresent() ? INTERVAL : plan.timeColumn().orElseThrow());
+    Column same = null;
+    for (String name : names) {
+      Column term = left.col(name).eqNullSafe(right.col(name));
+      same = same == null ? term : same.and(term);
+    }
+    return same;
+  }
+
+  /** The first row of each key by the winner rule. */
+  private static Dataset<Row> winners(Dataset<Row> rows, ReadPlan plan, List<String> columns) {
     List<Column> order = new ArrayList<>();
-    Dataset<Row> ranked = keyed;
-    plan.ingestTimeColumn().ifPresent(ingest -> order.add(ranked.col(ingest).desc_nulls_last()));
-    order.add(ranked.col(SEQUENCE).desc());
-    List<String> columns = List.of(schema.fieldNames());
-    return ranked
-        .withColumn(
+    plan.ingestTimeColumn().ifPresent(ingest -> order.add(rows.col(ingest).desc_nulls_last()));
+    order.add(rows.col(SEQUENCE).desc());
+    return rows.withColumn(
             RANK,
             row_number()
-                .over(
-                    Window.partitionBy(key.toArray(Column[]::new))
-                        .orderBy(order.toArray(Column[]::new))))
+                .over(Window.partitionBy(keyColumns(plan)).orderBy(order.toArray(Column[]::new))))
         .where(col(RANK).equalTo(1))
-        .select(columns.stream().map(ranked::col).toArray(Column[]::new));
+        .select(columns.stream().map(rows::col).toArray(Column[]::new));
   }
 
   /**

@@ -31,21 +31,22 @@ class SparkMaintenanceTest {
 
   @TempDir static Path warehouse;
   @TempDir static Path sparkFolder;
+  private static SparkLake fixture;
   private static Lake lake;
   private static SparkSession spark;
   private static LakeAddress address;
 
   @BeforeAll
   static void start() {
-    lake = Lake.open(warehouse);
-    address = LakeAddress.of(warehouse.toString());
-    spark = SparkSessions.local(warehouse, sparkFolder);
+    fixture = new SparkLake(warehouse, sparkFolder);
+    lake = fixture.lake;
+    spark = fixture.spark;
+    address = fixture.address;
   }
 
   @AfterAll
   static void stop() {
-    spark.stop();
-    lake.close();
+    fixture.close();
   }
 
   private static void load(Table table, TestRandom random) {

@@ -3,14 +3,17 @@ package dev.timelake.spark;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
-/** One small local Spark for a test class: two cores, no UI, UTC, Timelake's catalog and rule. */
-final class SparkSessions {
-  private SparkSessions() {}
+/**
+ * A small Spark in this JVM, for the tests and the benchmark: two cores, no UI, loopback only, UTC,
+ * Timelake's catalog ({@code timelake}) on {@code warehouse} and its extension.
+ */
+final class LocalSpark {
+  private LocalSpark() {}
 
-  static SparkSession local(Path warehouse, Path sparkFolder) {
+  static SparkSession start(Path warehouse, Path sparkFolder) {
     return SparkSession.builder()
         .master("local[2]")
-        .appName("timelake-test")
+        .appName("timelake")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
