@@ -67,7 +67,10 @@ public record CompactionTask(
             "task " + index + " of a distributed maintenance");
     try (EngineConnection connection = catalog.engine().connect()) {
       return new CompactionResult(
-          index, new MaintenanceRunner(loaded, connection, message -> {}).write(rewrite));
+          table,
+          snapshotId,
+          index,
+          new MaintenanceRunner(loaded, connection, message -> {}).write(rewrite));
     }
   }
 }

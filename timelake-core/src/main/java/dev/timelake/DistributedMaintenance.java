@@ -35,6 +35,7 @@ public final class DistributedMaintenance {
   private final MaintenancePlan plan;
   private final Maintenance settings;
   private final long started = System.nanoTime();
+  private boolean committed;
 
   DistributedMaintenance(
       LakeCatalog catalog, LoadedTable table, MaintenancePlan plan, Maintenance settings) {
@@ -67,12 +68,23 @@ public final class DistributedMaintenance {
   }
 
   /**
-   * Commits the tasks' files (one result per task) and finishes the run.
+   * Commits the tasks' files (one result per task) and finishes the run. A maintenance commits at
+   * most once: whether or not the commit succeeded, its files may be live afterwards, so a second
+   * call is refused rather than risk deleting them.
    *
-   * @throws ValidationException when a task's result is missing or repeated, or names no task
+   * @throws ValidationException when a task's result is missing or repeated, names no task, comes
+   *     from another maintenance or names a file outside the table, or when this maintenance
+   *     already committed
    */
-  public MaintenanceReport commit(List<CompactionResult> results) {
+  public synchronized MaintenanceReport commit(List<CompactionResult> results) {
+    if (committed) {
+      throw TimelakeException.validation(
+          "Cannot commit maintenance of %s again: it committed once (plan a new one with"
+              + " distribute())",
+          table.name());
+    }
     Map<Rewrite, List<String>> written = written(results);
+    committed = true;
     try (EngineConnection connection = catalog.engine().connect()) {
       MaintenanceReport report =
           new MaintenanceRunner(catalog.require(table.name()), connection, settings.progress())
@@ -85,7 +97,22 @@ public final class DistributedMaintenance {
   private Map<Rewrite, List<String>> written(List<CompactionResult> results) {
     List<Rewrite> rewrites = plan.rewrites();
     Map<Integer, CompactionResult> byTask = new HashMap<>();
+    String folder = table.iceberg().location() + "/";
     for (CompactionResult result : results) {
+      if (!result.table().equals(table.name()) || result.snapshotId() != plan.snapshotId()) {
+        throw TimelakeException.validation(
+            "Cannot commit maintenance of %s: result %d comes from another maintenance (of %s,"
+                + " planned on snapshot %d, not %d)",
+            table.name(), result.index(), result.table(), result.snapshotId(), plan.snapshotId());
+      }
+      for (String file : result.files()) {
+        if (!file.startsWith(folder)) {
+          throw TimelakeException.validation(
+              "Cannot commit maintenance of %s: result %d names %s, which is not in the table's"
+                  + " folder %s",
+              table.name(), result.index(), file, folder);
+        }
+      }
       if (result.index() < 0 || result.index() >= rewrites.size()) {
         throw TimelakeException.validation(
             "Cannot commit maintenance of %s: result %d names no task (there are %d)",

@@ -31,6 +31,7 @@ public final class DistributedRefresh {
   private final PlannedRefresh planned;
   private final List<RefreshTask> tasks;
   private final String staging;
+  private boolean committed;
 
   DistributedRefresh(LakeCatalog catalog, TableName rollup) {
     this.catalog = catalog;
@@ -72,16 +73,26 @@ public final class DistributedRefresh {
   /**
    * Appends every window's rows (one result per task) and records the raw snapshot they reflect.
    *
-   * @throws ValidationException when a window's result is missing, repeated, or names no window
+   * @throws ValidationException when a window's result is missing, repeated, names no window or
+   *     another file than its task's, or when this refresh already committed
    */
-  public RefreshReport commit(List<RefreshResult> results) {
+  public synchronized RefreshReport commit(List<RefreshResult> results) {
     TableName rollup = planned.rollup().name();
+    if (committed) {
+      throw TimelakeException.validation(
+          "Cannot commit the refresh of %s again: it committed once (plan a new one)", rollup);
+    }
     Map<Integer, RefreshResult> byWindow = new HashMap<>();
     for (RefreshResult result : results) {
       if (result.window() < 0 || result.window() >= tasks.size()) {
         throw TimelakeException.validation(
             "Cannot commit the refresh of %s: result %d names no window (there are %d)",
             rollup, result.window(), tasks.size());
+      }
+      if (!result.location().equals(tasks.get(result.window()).location())) {
+        throw TimelakeException.validation(
+            "Cannot commit the refresh of %s: window %d names %s, not its task's file %s",
+            rollup, result.window(), result.location(), tasks.get(result.window()).location());
       }
       if (byWindow.put(result.window(), result) != null) {
         throw TimelakeException.validation(
@@ -99,6 +110,7 @@ public final class DistributedRefresh {
       }
       staged.add(result.location());
     }
+    committed = true;
     try (EngineConnection connection = catalog.engine().connect()) {
       return new RefreshScheduler(catalog, connection, m -> {})
           .commitStaged(planned, staged, Instant.now());

@@ -38,8 +38,7 @@ public record ReadPlan(
     List<String> seriesKey,
     Optional<String> timeColumn,
     Optional<String> ingestTimeColumn,
-    Optional<KeyInterval> interval)
-    implements Serializable {
+    Optional<KeyInterval> interval) {
 
   public ReadPlan {
     requireNonNull(table, "table is null");

@@ -45,22 +45,14 @@ public final class Catalogs {
   public static final String CATALOG_PROPERTIES_FILE = "timelake-catalog.properties";
 
   /**
-   * Opens the catalog of a warehouse, copies of remote files going to its usual local folder; see
-   * {@link #openWarehouse(Warehouse, Map, Path)}.
+   * Opens the catalog of a warehouse: the one its {@value #CATALOG_PROPERTIES_FILE} and {@code
+   * overrides} describe (the overrides win), else, for a local folder, the embedded one; copies of
+   * remote files go to its usual local folder ({@link Warehouse#localWorkFolder}).
    */
   public static Catalog openWarehouse(Warehouse warehouse, Map<String, String> overrides) {
-    return openWarehouse(
-        warehouse, overrides, warehouse.localWorkFolder(System.getenv(), overrides));
-  }
-
-  /**
-   * Opens the catalog of a warehouse: the one its {@value #CATALOG_PROPERTIES_FILE} and {@code
-   * overrides} describe (the overrides win), else, for a local folder, the embedded one. Copies of
-   * remote files go to {@code workFolder}.
-   */
-  public static Catalog openWarehouse(
-      Warehouse warehouse, Map<String, String> overrides, Path workFolder) {
-    return openConfigured(warehouse, configured(warehouse, overrides), workFolder);
+    Map<String, String> configured = configured(warehouse, overrides);
+    return openConfigured(
+        warehouse, configured, warehouse.localWorkFolder(System.getenv(), configured));
   }
 
   /**

@@ -8,7 +8,6 @@ import dev.timelake.engine.Engine;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.storage.LakeFileIO;
-import dev.timelake.storage.LocalFileIO;
 import dev.timelake.table.Level;
 import dev.timelake.table.Setting;
 import dev.timelake.table.Settings;
@@ -204,41 +203,42 @@ public final class LakeCatalog implements AutoCloseable {
   }
 
   /**
-   * Drops a table and deletes its files (also the last-value indexes no metadata names), and on a
-   * local warehouse the folders they leave empty; false when it did not exist.
+   * Drops a table and deletes its files: those its metadata names, and what Timelake left in its
+   * folders (last-value indexes, staged files, files of failed writes); on a local disk also the
+   * folders that are then empty. False when it did not exist.
    */
   public boolean drop(TableName name) {
     Optional<Table> table = load(name).map(LoadedTable::iceberg);
     tables.remove(name);
+    long started = System.currentTimeMillis();
     boolean dropped = catalog.dropTable(identifier(name), true);
     if (dropped && table.isPresent()) {
-      deleteLeftovers(table.get());
+      deleteLeftovers(table.get(), started);
     }
     return dropped;
   }
 
   /**
-   * Deletes what Iceberg's purge leaves of a dropped table: Timelake's own files in its metadata
-   * folder, and on a local disk the empty folders (the purge deletes files, not folders).
+   * Deletes what Iceberg's purge leaves of a dropped table in the folders Timelake writes ({@code
+   * data}, {@code metadata}, {@code staging}): files older than the drop, so that a table created
+   * again at the same location meanwhile keeps its own. On a local disk the empty folders go too.
    */
-  private static void deleteLeftovers(Table table) {
+  private static void deleteLeftovers(Table table, long droppedAtMillis) {
     LakeFileIO io = LakeFileIO.of(table.io());
-    String metadata = table.location() + "/metadata/";
-    try {
-      List<String> own = new ArrayList<>();
-      for (FileInfo file : io.listPrefix(metadata)) {
-        String fileName = file.location().substring(file.location().lastIndexOf('/') + 1);
-        if (fileName.startsWith("timelake-") || fileName.startsWith(".tmp-")) {
-          own.add(file.location());
+    for (String folder : List.of("data", "metadata", "staging")) {
+      try {
+        List<String> left = new ArrayList<>();
+        for (FileInfo file : io.listPrefix(table.location() + "/" + folder + "/")) {
+          if (file.createdAtMillis() <= droppedAtMillis && !file.location().endsWith("/")) {
+            left.add(file.location());
+          }
         }
+        io.deleteFiles(left);
+      } catch (RuntimeException e) {
+        // The table is dropped; files left behind are untidy, not wrong.
       }
-      io.deleteFiles(own);
-    } catch (RuntimeException e) {
-      // The table is dropped; files left behind are untidy, not wrong.
     }
-    if (!LakeFileIO.isRemote(table.location())) {
-      LocalFileIO.deleteEmptyFolders(LocalFileIO.path(table.location()));
-    }
+    io.deleteEmptyFolders(table.location());
   }
 
   /**

@@ -43,6 +43,7 @@ final class FileCache {
   private final java.util.function.LongSupplier clock;
   private final LinkedHashMap<Path, Long> sizes = new LinkedHashMap<>(256, 0.75f, true);
   private final Map<Path, Long> touched = new ConcurrentHashMap<>();
+  private final Map<Path, Long> modifiedSet = new ConcurrentHashMap<>();
   private long totalBytes;
   private boolean indexed;
 
@@ -54,7 +55,10 @@ final class FileCache {
     this.clock = clock;
   }
 
-  /** The cache in {@code root}, shared by every lake of this process that uses the folder. */
+  /**
+   * The cache in {@code root}, shared by every lake of this process that uses the folder (the first
+   * one's size limit applies to all).
+   */
   static FileCache in(Path root, long maxBytes) {
     Path normalized = root.toAbsolutePath().normalize();
     FileCache cache =
@@ -77,25 +81,40 @@ final class FileCache {
     return path;
   }
 
-  /** The copy of {@code location} when it is cached, marking it used. */
+  /**
+   * The copy of {@code location} when it is cached, marking it used. The use is recorded before the
+   * copy is looked for, under the lock eviction holds, so a copy found here is not evicted for
+   * {@link #PROTECTED_MILLIS}.
+   */
   java.util.Optional<Path> cached(String location) {
     Path path = pathOf(location);
-    if (!Files.isRegularFile(path)) {
-      forget(path);
-      return java.util.Optional.empty();
+    synchronized (this) {
+      touched.put(path, clock.getAsLong());
+      if (!Files.isRegularFile(path)) {
+        forget(path);
+        return java.util.Optional.empty();
+      }
     }
     use(path);
     return java.util.Optional.of(path);
   }
 
+  /** Something that opens a stream, which may fail. */
+  interface Content {
+    InputStream open() throws IOException;
+  }
+
   /** Copies {@code content} in as {@code location}'s copy, atomically; returns the copy. */
-  Path download(String location, InputStream content) {
+  Path download(String location, Content content) {
     Path temporary = newPartialFile();
-    try (InputStream in = content) {
+    try (InputStream in = content.open()) {
       Files.copy(in, temporary, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       deleteQuietly(temporary);
       throw new UncheckedIOException("Cannot download " + location + " into " + partial, e);
+    } catch (RuntimeException e) {
+      deleteQuietly(temporary);
+      throw e;
     }
     return adopt(location, temporary);
   }
@@ -147,15 +166,15 @@ final class FileCache {
 
   private void use(Path path) {
     long now = clock.getAsLong();
-    Long last = touched.get(path);
-    if (last == null || now - last > 60_000) {
+    Long written = modifiedSet.get(path);
+    if (written == null || now - written > 60_000) {
       // Other processes see use through the modification time; once a minute is enough.
       try {
         Files.setLastModifiedTime(path, FileTime.fromMillis(now));
       } catch (IOException e) {
-        // Evicted meanwhile: the caller has the path and DuckDB reports the missing file.
+        // Evicted by another process: DuckDB reports the missing file.
       }
-      touched.put(path, now);
+      modifiedSet.put(path, now);
     }
     synchronized (this) {
       if (indexed && !sizes.containsKey(path)) {
@@ -177,32 +196,31 @@ final class FileCache {
     if (size != null) {
       totalBytes -= size;
     }
-    touched.remove(path);
+    modifiedSet.remove(path);
   }
 
-  /** Deletes the least recently used copies while the cache is over its limit. */
-  private void evict() {
-    List<Path> victims = new ArrayList<>();
+  /**
+   * Deletes the least recently used copies while the cache is over its limit, under the lock that
+   * {@link #cached} records a use under: a copy handed out is never deleted within {@link
+   * #PROTECTED_MILLIS}.
+   */
+  private synchronized void evict() {
     long now = clock.getAsLong();
-    synchronized (this) {
-      long excess = totalBytes - maxBytes;
-      Iterator<Map.Entry<Path, Long>> eldest = sizes.entrySet().iterator();
-      while (excess > 0 && eldest.hasNext()) {
-        Map.Entry<Path, Long> entry = eldest.next();
-        if (now - lastUse(entry.getKey()) < PROTECTED_MILLIS) {
-          continue;
-        }
-        victims.add(entry.getKey());
-        excess -= entry.getValue();
-        totalBytes -= entry.getValue();
-        eldest.remove();
+    long excess = totalBytes - maxBytes;
+    Iterator<Map.Entry<Path, Long>> eldest = sizes.entrySet().iterator();
+    while (excess > 0 && eldest.hasNext()) {
+      Map.Entry<Path, Long> entry = eldest.next();
+      Path path = entry.getKey();
+      if (now - lastUse(path) < PROTECTED_MILLIS) {
+        continue;
       }
+      excess -= entry.getValue();
+      totalBytes -= entry.getValue();
+      eldest.remove();
+      touched.remove(path);
+      modifiedSet.remove(path);
+      deleteQuietly(path);
     }
-    victims.forEach(
-        path -> {
-          touched.remove(path);
-          deleteQuietly(path);
-        });
   }
 
   private long lastUse(Path path) {
@@ -249,12 +267,35 @@ final class FileCache {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the cache folder " + files, e);
     }
+    deleteStalePartialFiles();
     found.sort(
         java.util.Comparator.comparing(
             (Map.Entry<Path, BasicFileAttributes> f) -> f.getValue().lastModifiedTime()));
     for (Map.Entry<Path, BasicFileAttributes> file : found) {
       sizes.put(file.getKey(), file.getValue().size());
       totalBytes += file.getValue().size();
+    }
+  }
+
+  /** Downloads and writes that a killed process left in the work folder a day ago or more. */
+  private void deleteStalePartialFiles() {
+    if (!Files.isDirectory(partial)) {
+      return;
+    }
+    long cutoff = clock.getAsLong() - 24 * 3600 * 1000L;
+    try (var entries = Files.list(partial)) {
+      entries
+          .filter(
+              file -> {
+                try {
+                  return Files.getLastModifiedTime(file).toMillis() < cutoff;
+                } catch (IOException e) {
+                  return false;
+                }
+              })
+          .forEach(FileCache::deleteQuietly);
+    } catch (IOException e) {
+      // tried again next time
     }
   }
 

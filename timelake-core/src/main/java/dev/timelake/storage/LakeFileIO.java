@@ -4,7 +4,6 @@ import dev.timelake.ErrorCode;
 import dev.timelake.TimelakeException;
 import dev.timelake.table.ByteSizes;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,14 +61,24 @@ public final class LakeFileIO implements DelegateFileIO {
   /** For Iceberg, which creates file IOs by class name and then {@link #initialize}s them. */
   public LakeFileIO() {}
 
-  /** The file IO of a lake whose catalog named another one: only local locations. */
+  private static final Map<FileIO, LakeFileIO> WRAPPED =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /**
+   * The lake's file IO for a table's {@code io}: itself, or for a catalog that named another file
+   * IO class, one Timelake file IO over the same properties, made once per file IO.
+   */
   public static LakeFileIO of(FileIO io) {
     if (io instanceof LakeFileIO lake) {
       return lake;
     }
-    LakeFileIO wrapped = new LakeFileIO();
-    wrapped.initialize(io.properties());
-    return wrapped;
+    return WRAPPED.computeIfAbsent(
+        io,
+        other -> {
+          LakeFileIO wrapped = new LakeFileIO();
+          wrapped.initialize(other.properties());
+          return wrapped;
+        });
   }
 
   @Override
@@ -242,8 +251,7 @@ public final class LakeFileIO implements DelegateFileIO {
   }
 
   private Path download(String location) {
-    InputStream content = remote(location).newInputFile(location).newStream();
-    return cache().download(location, content);
+    return cache().download(location, () -> remote(location).newInputFile(location).newStream());
   }
 
   /**
@@ -285,12 +293,27 @@ public final class LakeFileIO implements DelegateFileIO {
     }
   }
 
+  /**
+   * Uploads a whole local file. S3FileIO's stream completes its upload when closed, even after a
+   * failed copy, so the object's size is checked afterwards and a short object deleted.
+   */
   private void upload(Path staged, String location) {
-    OutputFile output = remote(location).newOutputFile(location);
-    try (PositionOutputStream out = output.createOrOverwrite()) {
+    S3FileIO io = remote(location);
+    long size;
+    try (PositionOutputStream out = io.newOutputFile(location).createOrOverwrite()) {
+      size = Files.size(staged);
       Files.copy(staged, (OutputStream) out);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot upload " + location, e);
+    } catch (IOException | RuntimeException e) {
+      throw new TimelakeException(
+          ErrorCode.INTERNAL, "Cannot upload " + location + ": " + describeFailure(e), e);
+    }
+    long uploaded = io.newInputFile(location).getLength();
+    if (uploaded != size) {
+      io.deleteFile(location);
+      throw new TimelakeException(
+          ErrorCode.INTERNAL,
+          "Cannot upload " + location + ": " + uploaded + " of " + size + " bytes arrived",
+          null);
     }
   }
 

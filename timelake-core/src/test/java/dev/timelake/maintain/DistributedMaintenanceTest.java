@@ -95,11 +95,36 @@ class DistributedMaintenanceTest {
           .isInstanceOf(ValidationException.class)
           .hasMessage("Cannot commit maintenance of iot.m: task 0 reported twice");
       List<CompactionResult> unknown = new ArrayList<>(results);
-      unknown.add(new CompactionResult(7, List.of()));
+      CompactionResult first = results.get(0);
+      unknown.add(new CompactionResult(first.table(), first.snapshotId(), 7, List.of()));
       assertThatThrownBy(() -> maintenance.commit(unknown))
           .isInstanceOf(ValidationException.class)
           .hasMessage("Cannot commit maintenance of iot.m: result 7 names no task (there are 3)");
+      List<CompactionResult> foreign = new ArrayList<>(results);
+      foreign.set(0, new CompactionResult(first.table(), 42, 0, first.files()));
+      assertThatThrownBy(() -> maintenance.commit(foreign))
+          .isInstanceOf(ValidationException.class)
+          .hasMessage(
+              "Cannot commit maintenance of iot.m: result 0 comes from another maintenance (of"
+                  + " iot.m, planned on snapshot 42, not "
+                  + first.snapshotId()
+                  + ")");
+      List<CompactionResult> outside = new ArrayList<>(results);
+      outside.set(0, new CompactionResult(first.table(), first.snapshotId(), 0, List.of("/etc/x")));
+      assertThatThrownBy(() -> maintenance.commit(outside))
+          .isInstanceOf(ValidationException.class)
+          .hasMessageStartingWith(
+              "Cannot commit maintenance of iot.m: result 0 names /etc/x, which")
+          .hasMessageContaining("is not in the table's folder");
       assertThat(table.refresh().info().files()).isEqualTo(files);
+
+      maintenance.commit(results);
+      assertThatThrownBy(() -> maintenance.commit(results))
+          .isInstanceOf(ValidationException.class)
+          .hasMessage(
+              "Cannot commit maintenance of iot.m again: it committed once (plan a new one with"
+                  + " distribute())");
+      assertThat(query(lake, "SELECT count(*) FROM iot.m")).containsExactly(List.of(150L));
     }
   }
 

@@ -148,12 +148,22 @@ class DistributedRefreshTest {
       assertThatThrownBy(() -> refresh.commit(repeated))
           .isInstanceOf(ValidationException.class)
           .hasMessage("Cannot commit the refresh of iot.r_1m: window 0 reported twice");
+      assertThatThrownBy(() -> refresh.commit(List.of(new RefreshResult(0, "/etc/passwd"))))
+          .isInstanceOf(ValidationException.class)
+          .hasMessageStartingWith(
+              "Cannot commit the refresh of iot.r_1m: window 0 names /etc/passwd, not its task's"
+                  + " file ");
       assertThatThrownBy(() -> refresh.commit(List.of(new RefreshResult(99, "x"))))
           .isInstanceOf(ValidationException.class)
           .hasMessage(
               "Cannot commit the refresh of iot.r_1m: result 99 names no window (there are "
                   + windows
                   + ")");
+      refresh.commit(results);
+      assertThatThrownBy(() -> refresh.commit(results))
+          .isInstanceOf(ValidationException.class)
+          .hasMessage(
+              "Cannot commit the refresh of iot.r_1m again: it committed once (plan a new one)");
     }
   }
 }

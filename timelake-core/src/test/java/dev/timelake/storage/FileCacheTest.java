@@ -19,8 +19,8 @@ class FileCacheTest {
     return new FileCache(root, maxBytes, now::get);
   }
 
-  private static ByteArrayInputStream bytes(int size) {
-    return new ByteArrayInputStream(new byte[size]);
+  private static FileCache.Content bytes(int size) {
+    return () -> new ByteArrayInputStream(new byte[size]);
   }
 
   @Test
@@ -83,6 +83,22 @@ class FileCacheTest {
     cache.remove("s3://b/gone");
     assertThat(cache.cached("s3://b/gone")).isEmpty();
     assertThat(cache.totalBytes()).isZero();
+  }
+
+  @Test
+  void aFailedDownloadLeavesNoCopy() {
+    FileCache cache = cache(1_000);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                cache.download(
+                    "s3://b/broken",
+                    () -> {
+                      throw new java.io.IOException("connection reset");
+                    }))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageStartingWith("Cannot download s3://b/broken into ");
+    assertThat(cache.cached("s3://b/broken")).isEmpty();
+    assertThat(root.resolve("partial")).isEmptyDirectory();
   }
 
   @Test

@@ -62,7 +62,22 @@ final class DedupReader {
     return spark
         .read()
         .schema(schema)
-        .parquet(files.stream().map(ReadFile::location).toArray(String[]::new));
+        .parquet(files.stream().map(file -> hadoopPath(file.location())).toArray(String[]::new));
+  }
+
+  /**
+   * A location as Hadoop's file systems name it: a local path as a {@code file:} URI (a plain path
+   * would resolve against the cluster's default file system, HDFS on many), {@code s3://} as {@code
+   * s3a://}, the same objects through Hadoop's S3A connector.
+   */
+  static String hadoopPath(String location) {
+    if (location.startsWith("s3://")) {
+      return "s3a://" + location.substring("s3://".length());
+    }
+    if (!location.contains("://") && !location.startsWith("file:")) {
+      return java.nio.file.Path.of(location).toUri().toString();
+    }
+    return location;
   }
 
   /**
@@ -168,8 +183,19 @@ final class DedupReader {
    */
   private static Column intervalStart(Dataset<Row> rows, ReadPlan plan) {
     KeyInterval interval = plan.interval().orElseThrow();
-    Column time = rows.col(plan.timeColumn().orElseThrow());
-    Column value = interval.timestamp() ? unix_micros(time) : time;
+    String column = plan.timeColumn().orElseThrow();
+    Column time = rows.col(column);
+    Column value = time;
+    if (interval.timestamp()) {
+      // A TIMESTAMP without time zone counts microseconds of its wall clock, as DuckDB's epoch_us
+      // does; unix_micros would first read it in the session's time zone.
+      value =
+          rows.schema().apply(column).dataType()
+                  instanceof org.apache.spark.sql.types.TimestampNTZType
+              ? functions.timestamp_diff(
+                  "MICROSECOND", lit(java.time.LocalDateTime.of(1970, 1, 1, 0, 0)), time)
+              : unix_micros(time);
+    }
     return value.minus(pmod(value, lit(interval.width())));
   }
 }

@@ -22,7 +22,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * <pre>
  * spark.sql.extensions=dev.timelake.spark.TimelakeSparkExtensions
  * spark.sql.catalog.timelake=dev.timelake.spark.TimelakeCatalog
- * spark.sql.catalog.timelake.warehouse=/data/lake        (or s3://bucket/prefix)
+ * spark.sql.catalog.timelake.warehouse=/data/lake        (a folder every executor mounts)
  * spark.sql.catalog.timelake.uri=jdbc:postgresql://db/lake   (any other catalog property)
  *
  * SELECT tag, avg(value) FROM timelake.iot.readings GROUP BY tag

@@ -199,6 +199,55 @@ class SparkReadTest {
   }
 
   @Test
+  void intervalsOfATimestampWithoutTimeZoneDoNotDependOnTheSessionTimeZone() {
+    lake.createTable(
+        TableDefinition.builder("market.local_bars")
+            .column("symbol", ColumnType.VARCHAR)
+            .column("ts", ColumnType.TIMESTAMP)
+            .column("price", ColumnType.DOUBLE)
+            .indexColumn("ts")
+            .entityColumns("symbol")
+            .indexGranularity("1h")
+            .onConflict("replace")
+            .option("auto-maintain", "false")
+            .build());
+    Table bars = lake.table("market.local_bars");
+    java.time.LocalDateTime nine = java.time.LocalDateTime.of(2026, 3, 1, 9, 0);
+    bars.newAppend()
+        .row("A", nine.plusMinutes(10), 1.0)
+        .row("A", nine.plusMinutes(70), 2.0)
+        .commit();
+    bars.newAppend().row("A", nine.plusMinutes(50), 3.0).commit(); // the 09:00 hour again
+
+    String zone = spark.conf().get("spark.sql.session.timeZone");
+    try {
+      // A zone 30 minutes off whole hours would move hour boundaries if it were applied.
+      spark.conf().set("spark.sql.session.timeZone", "Asia/Kolkata");
+      List<Object> prices =
+          TimelakeSpark.read(spark, address, "market.local_bars")
+              .orderBy("ts")
+              .collectAsList()
+              .stream()
+              .map(row -> row.getAs("price"))
+              .toList();
+      assertThat(prices).containsExactly(3.0, 2.0);
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", zone);
+    }
+    assertThat(query(lake, "SELECT price FROM market.local_bars ORDER BY ts"))
+        .containsExactly(List.of(3.0), List.of(2.0));
+  }
+
+  @Test
+  void localPathsAreReadAsFileUrisAndS3AsS3a() {
+    assertThat(DedupReader.hadoopPath("/data/lake/t/data/a.parquet"))
+        .isEqualTo("file:///data/lake/t/data/a.parquet");
+    assertThat(DedupReader.hadoopPath("file:/data/a.parquet")).isEqualTo("file:/data/a.parquet");
+    assertThat(DedupReader.hadoopPath("s3://bucket/lake/a.parquet"))
+        .isEqualTo("s3a://bucket/lake/a.parquet");
+  }
+
+  @Test
   void anEmptyTableReadsAsNoRowsWithItsColumns() {
     lake.createTable(TestTables.readings("empty.r").build());
     Dataset<Row> rows = TimelakeSpark.read(spark, address, "empty.r");
