@@ -172,20 +172,24 @@ class SparkReadTest {
         .containsExactly("3.0/kPa", "2.0/bar");
   }
 
-  @Test
-  void theNewestWriteOfAnIntervalWinsInAReplaceTable() {
-    lake.createTable(
-        TableDefinition.builder("market.bars")
+  /** Bars (symbol, ts, price) whose newest write per symbol and interval wins. */
+  private static Table replaceTable(String name, ColumnType time, String granularity) {
+    return lake.createTable(
+        TableDefinition.builder(name)
             .column("symbol", ColumnType.VARCHAR)
-            .column("ts", ColumnType.TIMESTAMPTZ)
+            .column("ts", time)
             .column("price", ColumnType.DOUBLE)
             .indexColumn("ts")
             .entityColumns("symbol")
-            .indexGranularity("1m")
+            .indexGranularity(granularity)
             .onConflict("replace")
             .option("auto-maintain", "false")
             .build());
-    Table bars = lake.table("market.bars");
+  }
+
+  @Test
+  void theNewestWriteOfAnIntervalWinsInAReplaceTable() {
+    Table bars = replaceTable("market.bars", ColumnType.TIMESTAMPTZ, "1m");
     bars.newAppend().row("A", T0.plusSeconds(10), 1.0).row("A", T0.plusSeconds(70), 2.0).commit();
     bars.newAppend().row("A", T0.plusSeconds(50), 3.0).commit(); // the first minute again
     bars.newAppend().row("A", T0.minusSeconds(30), 4.0).commit(); // before the epoch minute
@@ -200,18 +204,7 @@ class SparkReadTest {
 
   @Test
   void intervalsOfATimestampWithoutTimeZoneDoNotDependOnTheSessionTimeZone() {
-    lake.createTable(
-        TableDefinition.builder("market.local_bars")
-            .column("symbol", ColumnType.VARCHAR)
-            .column("ts", ColumnType.TIMESTAMP)
-            .column("price", ColumnType.DOUBLE)
-            .indexColumn("ts")
-            .entityColumns("symbol")
-            .indexGranularity("1h")
-            .onConflict("replace")
-            .option("auto-maintain", "false")
-            .build());
-    Table bars = lake.table("market.local_bars");
+    Table bars = replaceTable("market.local_bars", ColumnType.TIMESTAMP, "1h");
     java.time.LocalDateTime nine = java.time.LocalDateTime.of(2026, 3, 1, 9, 0);
     bars.newAppend()
         .row("A", nine.plusMinutes(10), 1.0)
