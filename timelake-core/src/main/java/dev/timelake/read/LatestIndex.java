@@ -149,6 +149,7 @@ public final class LatestIndex {
       return Optional.empty();
     }
     Table iceberg = pinned.table().iceberg();
+    LakeFileIO io = pinned.table().files();
     Deque<Snapshot> appends = new ArrayDeque<>();
     Snapshot current = snapshot;
     while (true) {
@@ -168,7 +169,6 @@ public final class LatestIndex {
         return Optional.empty();
       }
       String base = location(iceberg, current.snapshotId(), schema);
-      LakeFileIO io = pinned.table().files();
       if (io.exists(base)) {
         return Optional.of(
             merge(iceberg, pinned.table().contract(), io.localPath(base), appends, io));

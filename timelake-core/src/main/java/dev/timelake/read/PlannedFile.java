@@ -31,24 +31,17 @@ public record PlannedFile(
 
   /** This file at another location (its local copy, say). */
   PlannedFile withLocation(String newLocation) {
-    return new PlannedFile(
-        newLocation,
-        partition,
-        sequenceNumber,
-        rows,
-        sizeBytes,
-        minMicros,
-        maxMicros,
-        minKey,
-        maxKey,
-        ingestMaxMicros,
-        fresh);
+    return copy(newLocation, fresh);
   }
 
   /** This file, marked fresh or not. */
   PlannedFile withFresh(boolean isFresh) {
+    return copy(location, isFresh);
+  }
+
+  private PlannedFile copy(String newLocation, boolean isFresh) {
     return new PlannedFile(
-        location,
+        newLocation,
         partition,
         sequenceNumber,
         rows,

@@ -31,6 +31,9 @@ public record ScanPlan(
   ScanPlan withLocalPaths(LakeFileIO io) {
     List<PlannedFile> all = new java.util.ArrayList<>(independent);
     overlapping.forEach(all::addAll);
+    if (allLocal(all)) {
+      return this; // every query of a local warehouse: nothing to copy or map
+    }
     java.util.Map<String, String> local = localPaths(all, io);
     return new ScanPlan(
         contract,
@@ -43,7 +46,11 @@ public record ScanPlan(
 
   /** The files with their locations replaced by the local paths DuckDB reads. */
   static List<PlannedFile> withLocalPaths(List<PlannedFile> files, LakeFileIO io) {
-    return relocated(files, localPaths(files, io));
+    return allLocal(files) ? files : relocated(files, localPaths(files, io));
+  }
+
+  private static boolean allLocal(List<PlannedFile> files) {
+    return files.stream().noneMatch(f -> LakeFileIO.isRemote(f.location()));
   }
 
   private static java.util.Map<String, String> localPaths(List<PlannedFile> files, LakeFileIO io) {

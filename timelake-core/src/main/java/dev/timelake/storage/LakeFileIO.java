@@ -211,11 +211,8 @@ public final class LakeFileIO implements DelegateFileIO {
     }
   }
 
-  /** True when a file exists at {@code location}. */
+  /** True when a file exists at {@code location} (a remote file with a copy, without asking). */
   public boolean exists(String location) {
-    if (isRemote(location) && cached(location).isPresent()) {
-      return true;
-    }
     return newInputFile(location).exists();
   }
 
@@ -315,11 +312,6 @@ public final class LakeFileIO implements DelegateFileIO {
           "Cannot upload " + location + ": " + uploaded + " of " + size + " bytes arrived",
           null);
     }
-  }
-
-  /** The bytes of local copies of remote files this process knows of. */
-  public long cachedBytes() {
-    return cache().totalBytes();
   }
 
   @Override

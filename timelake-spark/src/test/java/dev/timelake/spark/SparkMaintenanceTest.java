@@ -3,51 +3,25 @@ package dev.timelake.spark;
 import static dev.timelake.TestTables.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.Lake;
 import dev.timelake.MaintenanceReport;
 import dev.timelake.Table;
 import dev.timelake.TestRandom;
 import dev.timelake.TestTables;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Maintenance as a Spark job: the table reads the same afterwards in Timelake's reader and in
  * Spark's, its contract (summary keys, sequence numbers) is what an embedded run leaves, and an
  * embedded writer's appends meanwhile stay.
  */
-class SparkMaintenanceTest {
+class SparkMaintenanceTest extends WithSparkLake {
   private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
-
-  @TempDir static Path warehouse;
-  @TempDir static Path sparkFolder;
-  private static SparkLake fixture;
-  private static Lake lake;
-  private static SparkSession spark;
-  private static LakeAddress address;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SparkLake(warehouse, sparkFolder);
-    lake = fixture.lake;
-    spark = fixture.spark;
-    address = fixture.address;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
 
   private static void load(Table table, TestRandom random) {
     for (int a = 0; a < 12; a++) {

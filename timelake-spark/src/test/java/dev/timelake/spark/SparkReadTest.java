@@ -7,12 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.ColumnType;
-import dev.timelake.Lake;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
 import dev.timelake.TestRandom;
 import dev.timelake.TestTables;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,39 +20,15 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Spark's reads of Timelake tables against Timelake's own reader: random appends with late rows,
  * copies with newer, older and equal insertion times, NULL values, before and after compaction; by
  * name through the catalog; tables whose schema grew; tables whose newest write per interval wins.
  */
-class SparkReadTest {
+class SparkReadTest extends WithSparkLake {
   private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
-
-  @TempDir static Path warehouse;
-  @TempDir static Path sparkFolder;
-  private static SparkLake fixture;
-  private static Lake lake;
-  private static SparkSession spark;
-  private static LakeAddress address;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SparkLake(warehouse, sparkFolder);
-    lake = fixture.lake;
-    spark = fixture.spark;
-    address = fixture.address;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
 
   /** (device, time µs, value, ingest µs) of Spark's read, sorted. */
   private static List<List<Object>> sparkRows(Dataset<Row> rows) {
