@@ -86,7 +86,9 @@ public final class EntityLayoutOptimizer {
       for (Map.Entry<PlannedFile, List<List<Object>>> entry : mixed.entrySet()) {
         progress.accept("optimizing " + table.name() + ": file " + ++done + " of " + mixed.size());
         List<DataFile> pieces = split(writer, entry.getKey(), entry.getValue(), written);
-        rowsWritten += pieces.stream().mapToLong(DataFile::recordCount).sum();
+        long rows = pieces.stream().mapToLong(DataFile::recordCount).sum();
+        RewriteCounts.verifySplit(table.name(), entry.getKey(), rows);
+        rowsWritten += rows;
         replacements.put(entry.getKey(), pieces);
       }
       Snapshot committed = commit(start, replacements);

@@ -74,6 +74,7 @@ public final class MaintenanceRunner {
           .deleteAll(written.values().stream().flatMap(List::stream).toList(), e);
       throw e;
     }
+    progress.accept("committing " + written.size() + " rewrites of " + table.name());
     return commit(plan, now, written, started);
   }
 
@@ -127,11 +128,17 @@ public final class MaintenanceRunner {
                   + ": no files were written for the rewrite of partition "
                   + rewrite.label());
         }
-        files.put(
-            rewrite,
+        List<DataFile> dataFiles =
             merged.stream()
                 .map(location -> writer.dataFile(location, rewrite.partition()))
-                .toList());
+                .toList();
+        RewriteCounts.verifyCommitted(
+            table.name(),
+            rewrite.label(),
+            rewrite.files().stream().mapToLong(PlannedFile::rows).sum(),
+            dataFiles.stream().mapToLong(DataFile::recordCount).sum(),
+            rewrite.files().size());
+        files.put(rewrite, dataFiles);
       }
       commit(plan, files);
       return plan.rewrites().size();
@@ -182,7 +189,16 @@ public final class MaintenanceRunner {
             + ")"
             + order);
     try {
-      long rows = ((Number) connection.scalar("SELECT count(*) FROM " + merged)).longValue();
+      RewriteCounts counts = count(rewrite, merged);
+      counts.verify(
+          table.name(), rewrite.label(), table.contract().deduplicates(), rewrite.files().size());
+      long rows = counts.rowsOut();
+      // Row ids of a temporary table start at 0 only outside a transaction: pieces are counted
+      // from the first.
+      long first =
+          rows == 0
+              ? 0
+              : ((Number) connection.scalar("SELECT min(rowid) FROM " + merged)).longValue();
       long target =
           Long.parseLong(table.contract().setting(Settings.TARGET_FILE_SIZE).orElseThrow());
       int pieces = (int) Math.max(1, Math.min(rows, Math.round((double) rewrite.bytes() / target)));
@@ -197,15 +213,49 @@ public final class MaintenanceRunner {
                 + " FROM "
                 + merged
                 + " WHERE rowid >= "
-                + piece * perPiece
+                + (first + piece * perPiece)
                 + " AND rowid < "
-                + (piece + 1) * perPiece
+                + (first + (piece + 1) * perPiece)
                 + " ORDER BY rowid",
             location);
       }
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + merged);
     }
+  }
+
+  /**
+   * Counts the rewrite's input straight from its files (no merge) and its merged result, in one
+   * statement: rows and distinct keys of each.
+   */
+  private RewriteCounts count(Rewrite rewrite, String merged) {
+    String input = ScanSql.readParquet(table.contract(), rewrite.files(), table.files());
+    String keys = dev.timelake.index.RowKeys.list(table.contract());
+    List<Object> counts =
+        connection
+            .rows(
+                "SELECT (SELECT count(*) FROM "
+                    + input
+                    + "), ("
+                    + distinctKeys(keys, input)
+                    + "), (SELECT count(*) FROM "
+                    + merged
+                    + "), ("
+                    + distinctKeys(keys, merged)
+                    + ")")
+            .get(0);
+    return new RewriteCounts(
+        ((Number) counts.get(0)).longValue(),
+        ((Number) counts.get(1)).longValue(),
+        ((Number) counts.get(2)).longValue(),
+        ((Number) counts.get(3)).longValue());
+  }
+
+  /** Distinct keys of a relation's rows; every row is its own key for a table without keys. */
+  private static String distinctKeys(String keys, String relation) {
+    return keys.isEmpty()
+        ? "SELECT count(*) FROM " + relation
+        : "SELECT count(*) FROM (SELECT " + keys + " FROM " + relation + " GROUP BY ALL)";
   }
 
   private void commit(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {

@@ -27,8 +27,8 @@ import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.SessionSettings;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.time.BucketGrid;
-import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
+import dev.timelake.write.PendingAppend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,7 +84,14 @@ final class RefreshRunner {
                 sources,
                 route,
                 plan.windows().get(index),
-                sql -> appendRows(rollup, sql, record, now)));
+                (sql, cells) ->
+                    appendRows(
+                        rollup,
+                        sql,
+                        record,
+                        now,
+                        cells,
+                        "window " + (index + 1) + " of " + plan.windows().size())));
   }
 
   /**
@@ -112,7 +119,9 @@ final class RefreshRunner {
                     + dev.timelake.engine.SqlText.literal(io.localPath(staged.get(index)))
                     + ")",
                 record,
-                now));
+                now,
+                java.util.OptionalLong.empty(),
+                "window " + (index + 1) + " of " + plan.windows().size()));
   }
 
   /**
@@ -135,7 +144,7 @@ final class RefreshRunner {
         sources,
         route,
         plan.windows().get(index),
-        sql -> {
+        (sql, cells) -> {
           io.write(
               location,
               path ->
@@ -265,6 +274,15 @@ final class RefreshRunner {
   }
 
   /**
+   * What is done with a window's rows: {@code sql} computes them; {@code cells}, when the window
+   * recomputes only changed cells, is how many of them lie in the window, each of which must give
+   * exactly one row.
+   */
+  private interface WindowRows<T> {
+    T use(String sql, java.util.OptionalLong cells);
+  }
+
+  /**
    * Gives {@code use} the SQL of the window's rows, routed and limited to its changed cells; the
    * cells' temporary table lives while {@code use} runs.
    */
@@ -274,7 +292,7 @@ final class RefreshRunner {
       List<Rollup> sources,
       RoutePlan route,
       RefreshWindow window,
-      java.util.function.Function<String, T> use) {
+      WindowRows<T> use) {
     String time = raw.contract().timeColumn().orElseThrow();
     Optional<Cells> cells =
         window.cellsFrom().map(files -> cells(files, rollup, time, raw.table().files()));
@@ -289,7 +307,11 @@ final class RefreshRunner {
       if (cells.isPresent() && rendered.rawTable().isPresent()) {
         rewriter.pushDown(rendered.rawTable().get(), cellFilter(cells.get(), rollup, time));
       }
-      return use.apply(rewriter.rewrite(rows(rollup, route, rendered)));
+      java.util.OptionalLong expected =
+          cells.isPresent()
+              ? java.util.OptionalLong.of(cellsIn(window.buckets()))
+              : java.util.OptionalLong.empty();
+      return use.use(rewriter.rewrite(rows(rollup, route, rendered)), expected);
     } finally {
       if (cells.isPresent()) {
         connection.execute("DROP TABLE IF EXISTS temp." + CELLS);
@@ -297,20 +319,50 @@ final class RefreshRunner {
     }
   }
 
-  /** Appends the rows of {@code sql} to the rollup, the commit carrying {@code record}. */
+  /** Changed cells whose bucket lies in {@code buckets}, from the window's cells table. */
+  private long cellsIn(dev.timelake.time.IntervalSet buckets) {
+    List<String> ranges = new ArrayList<>();
+    for (dev.timelake.time.TimeInterval interval : buckets.intervals()) {
+      List<String> bounds = new ArrayList<>();
+      if (interval.start() != Long.MIN_VALUE) {
+        bounds.add(Cells.BUCKET + " >= " + interval.start());
+      }
+      if (interval.end() != Long.MAX_VALUE) {
+        bounds.add(Cells.BUCKET + " < " + interval.end());
+      }
+      ranges.add(bounds.isEmpty() ? "true" : "(" + String.join(" AND ", bounds) + ")");
+    }
+    String where = ranges.isEmpty() ? "false" : String.join(" OR ", ranges);
+    return ((Number) connection.scalar("SELECT count(*) FROM temp." + CELLS + " WHERE " + where))
+        .longValue();
+  }
+
+  /**
+   * Appends the rows of {@code sql} to the rollup, the commit carrying {@code record}; when the
+   * window's changed {@code cells} are counted, refuses to commit unless there is one row for each.
+   */
   private AppendResult appendRows(
-      Rollup rollup, String sql, Map<String, String> record, Instant now) {
+      Rollup rollup,
+      String sql,
+      Map<String, String> record,
+      Instant now,
+      java.util.OptionalLong cells,
+      String window) {
     LoadedTable target = catalog.require(rollup.name());
-    return new AppendOperation(
-            target,
-            connection,
-            List.of(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL)),
-            Optional.empty(),
-            now,
-            "rollup-refresh",
-            progress)
-        .summary(record)
-        .run();
+    try (PendingAppend pending = new PendingAppend(target, connection)) {
+      long rows = pending.add(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL), now);
+      if (cells.isPresent() && rows != cells.getAsLong()) {
+        throw new dev.timelake.CommitFailedException(
+            String.format(
+                "Cannot commit the refresh of rollup %s (%s): the raw data changed %d cells of"
+                    + " the window but the refresh computed %d rows, one per cell expected;"
+                    + " nothing of the window was committed and the rollup keeps its record, so"
+                    + " queries read raw data where it is behind. This is a bug in Timelake:"
+                    + " please report it with the rollup's and %s's snapshot history",
+                rollup.name(), window, cells.getAsLong(), rows, rollup.source()));
+      }
+      return pending.commit("rollup-refresh", Optional.empty(), record, progress);
+    }
   }
 
   /** The rollup's columns from the rendered route. */

@@ -5,15 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.timelake.AppendResult;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
-import dev.timelake.table.SnapshotSummaries;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.apache.iceberg.Snapshot;
 
 /**
  * Runs one append: stage and validate the sources, write one Parquet file per touched partition,
@@ -73,65 +70,14 @@ public final class AppendOperation {
         return AppendResult.nothing(AppendResult.Outcome.SKIPPED_DUPLICATE_BATCH);
       }
     }
-    long ingestMicros = ChronoUnit.MICROS.between(Instant.EPOCH, startedAt);
-    try (AppendStager stager = new AppendStager(connection, table.contract(), ingestMicros)) {
+    try (PendingAppend pending = new PendingAppend(table, connection)) {
       for (AppendSource source : sources) {
         progress.accept("reading " + source.describe());
-        stager.stage(source);
+        pending.add(source, startedAt);
       }
-      if (stager.stagedRows() == 0) {
-        return AppendResult.nothing(AppendResult.Outcome.EMPTY);
-      }
-      Optional<IndexIntervalGuard> guard =
-          table.contract().hasIndexGranularity()
-              ? Optional.of(new IndexIntervalGuard(table.iceberg(), table.contract(), connection))
-              : Optional.empty();
-      if (guard.isPresent()) {
-        progress.accept("checking index intervals");
-        guard.get().check(connection, stager.stageTable());
-      }
-      DataFileWriter fileWriter = new DataFileWriter(connection, table.iceberg(), table.contract());
-      AppendWriter writer =
-          new AppendWriter(connection, table.contract(), table.iceberg(), fileWriter);
-      List<WrittenFile> files = writer.write(stager.stageTable(), progress);
-      long rows = files.stream().mapToLong(WrittenFile::rows).sum();
-      long dropped = stager.stagedRows() - rows;
-      progress.accept("committing " + files.size() + " files");
-      AppendCommitter committer =
-          new AppendCommitter(table.iceberg(), table.contract(), fileWriter);
-      Snapshot snapshot =
-          guard.isPresent()
-              ? committer.commit(files, summary(files, dropped), guard.get())
-              : committer.commit(files, summary(files, dropped));
-      files.forEach(file -> touched.add(file.partition()));
-      dev.timelake.read.LatestIndex.followAppend(table, snapshot, connection);
-      return AppendResult.committed(rows, dropped, files.size(), snapshot.snapshotId());
+      AppendResult result = pending.commit(operation, batchId, extraSummary, progress);
+      touched.addAll(pending.touchedPartitions());
+      return result;
     }
-  }
-
-  private Map<String, String> summary(List<WrittenFile> files, long dropped) {
-    Map<String, String> summary = new LinkedHashMap<>();
-    summary.put(SnapshotSummaries.OPERATION, operation);
-    batchId.ifPresent(id -> summary.put(SnapshotSummaries.BATCH_ID, id));
-    summary.put(SnapshotSummaries.COPIES_DROPPED, Long.toString(dropped));
-    if (table.contract().isTimeSeries()) {
-      long min = files.stream().mapToLong(WrittenFile::minMicros).min().orElseThrow();
-      long max = files.stream().mapToLong(WrittenFile::maxMicros).max().orElseThrow();
-      summary.put(SnapshotSummaries.TIME_MIN, Long.toString(min));
-      summary.put(SnapshotSummaries.TIME_MAX, Long.toString(max));
-      StringBuilder ranges = new StringBuilder();
-      for (WrittenFile file : files) {
-        ranges
-            .append(ranges.length() == 0 ? "" : ";")
-            .append(table.contract().partitioning().label(file.partition()))
-            .append('=')
-            .append(file.minMicros())
-            .append("..")
-            .append(file.maxMicros());
-      }
-      summary.put(SnapshotSummaries.TOUCHED_RANGES, ranges.toString());
-    }
-    summary.putAll(extraSummary);
-    return summary;
   }
 }

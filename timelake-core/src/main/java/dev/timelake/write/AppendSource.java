@@ -35,15 +35,26 @@ public sealed interface AppendSource {
     }
   }
 
-  /** An Arrow stream; consumed by the append. */
-  record ArrowStream(ArrowReader reader) implements AppendSource {
+  /**
+   * An Arrow stream, consumed by the append; its values converted as {@code casting} allows. Also
+   * how a SQL session hands the rows of an INSERT, computed on the client's connection, to the
+   * connection that stages them ({@code description} then says "VALUES" or "query").
+   */
+  record ArrowStream(ArrowReader reader, Casting casting, String description)
+      implements AppendSource {
     public ArrowStream {
       requireNonNull(reader, "reader is null");
+      requireNonNull(casting, "casting is null");
+      requireNonNull(description, "description is null");
+    }
+
+    public ArrowStream(ArrowReader reader) {
+      this(reader, Casting.LOSSLESS, "Arrow input");
     }
 
     @Override
     public String describe() {
-      return "Arrow input";
+      return description;
     }
   }
 

@@ -34,14 +34,12 @@ import org.duckdb.DuckDBConnection;
 final class AppendStager implements AutoCloseable {
   private final EngineConnection connection;
   private final TableContract contract;
-  private final long ingestMicros;
   private final String stageTable;
   private long stagedRows;
 
-  AppendStager(EngineConnection connection, TableContract contract, long ingestMicros) {
+  AppendStager(EngineConnection connection, TableContract contract) {
     this.connection = connection;
     this.contract = contract;
-    this.ingestMicros = ingestMicros;
     this.stageTable = "__tl_stage_" + UUID.randomUUID().toString().replace("-", "");
     List<String> columns = new ArrayList<>();
     for (Column column : contract.columns()) {
@@ -61,22 +59,57 @@ final class AppendStager implements AutoCloseable {
     return stagedRows;
   }
 
-  /** Stages one source; throws naming the source, column and row when it is invalid. */
-  void stage(AppendSource source) {
-    if (source instanceof AppendSource.ParquetFiles parquet) {
-      stageParquet(parquet);
-    } else if (source instanceof AppendSource.CsvFile csv) {
-      stageCsv(csv);
-    } else if (source instanceof AppendSource.ArrowStream arrow) {
-      stageArrow(arrow);
-    } else if (source instanceof AppendSource.Query query) {
-      stageRelation("(" + query.sql() + ")", source.describe(), query.casting());
-    } else if (source instanceof AppendSource.Rows rows) {
-      stageRows(rows);
+  /**
+   * Stages one source, its rows inserted at {@code ingestMicros} where the input has no insertion
+   * time; throws naming the source, column and row when it is invalid, having staged nothing of it.
+   */
+  void stage(AppendSource source, long ingestMicros) {
+    long before = stagedRows;
+    try {
+      if (source instanceof AppendSource.ParquetFiles parquet) {
+        stageParquet(parquet, ingestMicros);
+      } else if (source instanceof AppendSource.CsvFile csv) {
+        stageCsv(csv, ingestMicros);
+      } else if (source instanceof AppendSource.ArrowStream arrow) {
+        stageArrow(arrow, ingestMicros);
+      } else if (source instanceof AppendSource.Query query) {
+        stageRelation("(" + query.sql() + ")", source.describe(), query.casting(), ingestMicros);
+      } else if (source instanceof AppendSource.Rows rows) {
+        stageRows(rows, ingestMicros);
+      }
+    } catch (RuntimeException e) {
+      forgetFrom(before, e);
+      throw e;
     }
   }
 
-  private void stageParquet(AppendSource.ParquetFiles parquet) {
+  /**
+   * Removes the rows staged from row {@code first} on, so that a source that failed part-way leaves
+   * the earlier sources' rows as they were (what a transaction's later statement relies on).
+   */
+  private void forgetFrom(long first, RuntimeException failure) {
+    if (stagedRows == first && first == count()) {
+      return;
+    }
+    try {
+      connection.execute(
+          "DELETE FROM "
+              + stageTable
+              + " WHERE rowid >= (SELECT min(rowid) FROM "
+              + stageTable
+              + ") + "
+              + first);
+      stagedRows = count();
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private long count() {
+    return ((Number) connection.scalar("SELECT count(*) FROM " + stageTable)).longValue();
+  }
+
+  private void stageParquet(AppendSource.ParquetFiles parquet, long ingestMicros) {
     List<String> paths = new ArrayList<>();
     for (Path file : parquet.files()) {
       requireReadable(file);
@@ -85,10 +118,11 @@ final class AppendStager implements AutoCloseable {
     stageRelation(
         "read_parquet(" + SqlText.literalList(paths) + ")",
         parquet.describe(),
-        AppendSource.Casting.LOSSLESS);
+        AppendSource.Casting.LOSSLESS,
+        ingestMicros);
   }
 
-  private void stageCsv(AppendSource.CsvFile csv) {
+  private void stageCsv(AppendSource.CsvFile csv, long ingestMicros) {
     Path file = csv.file();
     requireReadable(file);
     String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -113,7 +147,7 @@ final class AppendStager implements AutoCloseable {
             types.add(SqlText.literal(header) + ": " + SqlText.literal(column.type().sql())));
     String typed = types.isEmpty() ? ")" : ", types = {" + String.join(", ", types) + "})";
     try {
-      stageRelation(base + typed, csv.describe(), AppendSource.Casting.LOSSLESS);
+      stageRelation(base + typed, csv.describe(), AppendSource.Casting.LOSSLESS, ingestMicros);
     } catch (dev.timelake.ValidationException e) {
       throw firstUnconvertible(text, typedColumns, csv.describe(), e).orElse(e);
     }
@@ -203,15 +237,25 @@ final class AppendStager implements AutoCloseable {
     return Optional.empty();
   }
 
-  private void stageArrow(AppendSource.ArrowStream arrow) {
+  /**
+   * Copies the stream into a temporary table first: a registered stream can be read only once, and
+   * the checks before staging read the input more than once.
+   */
+  private void stageArrow(AppendSource.ArrowStream arrow, long ingestMicros) {
     String name = "__tl_arrow_" + UUID.randomUUID().toString().replace("-", "");
-    try (BufferAllocator allocator = exportAllocator(arrow.reader());
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-      Data.exportArrayStream(allocator, arrow.reader(), stream);
-      connection.jdbc().unwrap(DuckDBConnection.class).registerArrowStream(name, stream);
-      stageRelation(name, arrow.describe(), AppendSource.Casting.LOSSLESS);
-    } catch (SQLException | IOException e) {
-      throw new QueryFailedException("Cannot read the Arrow input: " + e.getMessage(), e);
+    String copy = "__tl_input_" + UUID.randomUUID().toString().replace("-", "");
+    try {
+      try (BufferAllocator allocator = exportAllocator(arrow.reader());
+          ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+        Data.exportArrayStream(allocator, arrow.reader(), stream);
+        connection.jdbc().unwrap(DuckDBConnection.class).registerArrowStream(name, stream);
+        connection.execute("CREATE TEMPORARY TABLE " + copy + " AS SELECT * FROM " + name);
+      } catch (SQLException | IOException e) {
+        throw new QueryFailedException("Cannot read the Arrow input: " + e.getMessage(), e);
+      }
+      stageRelation(copy, arrow.describe(), arrow.casting(), ingestMicros);
+    } finally {
+      connection.execute("DROP TABLE IF EXISTS " + copy);
     }
   }
 
@@ -230,7 +274,7 @@ final class AppendStager implements AutoCloseable {
             .newChildAllocator("timelake-append", 0, Long.MAX_VALUE);
   }
 
-  private void stageRows(AppendSource.Rows rows) {
+  private void stageRows(AppendSource.Rows rows, long ingestMicros) {
     String input = "__tl_rows_" + UUID.randomUUID().toString().replace("-", "");
     List<String> columns = new ArrayList<>();
     for (String column : rows.columns()) {
@@ -261,13 +305,14 @@ final class AppendStager implements AutoCloseable {
       } catch (SQLException e) {
         throw SchemaAlignment.rejected(contract, "rows could not be converted: %s", e.getMessage());
       }
-      stageRelation(input, rows.describe(), AppendSource.Casting.LOSSLESS);
+      stageRelation(input, rows.describe(), AppendSource.Casting.LOSSLESS, ingestMicros);
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + input);
     }
   }
 
-  private void stageRelation(String relation, String sourceName, AppendSource.Casting casting) {
+  private void stageRelation(
+      String relation, String sourceName, AppendSource.Casting casting, long ingestMicros) {
     List<InputColumn> input = describe(relation, sourceName);
     String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
     requireUnchanged(relation, sourceName, SchemaAlignment.narrowings(contract, input, casting));
@@ -285,7 +330,7 @@ final class AppendStager implements AutoCloseable {
               + firstLine(e.getMessage()),
           e);
     }
-    stagedRows = ((Number) connection.scalar("SELECT count(*) FROM " + stageTable)).longValue();
+    stagedRows = count();
     checkRequired(firstRow, sourceName);
   }
 
@@ -376,6 +421,10 @@ final class AppendStager implements AutoCloseable {
     }
   }
 
+  /**
+   * Fails naming the first row of this source with NULL in a required column. Rows are numbered
+   * from the stage's first rowid, which is not 0 when the connection is inside a transaction.
+   */
   private void checkRequired(long firstRow, String sourceName) {
     List<Column> required = contract.columns().stream().filter(c -> !c.isNullable()).toList();
     if (required.isEmpty()) {
@@ -383,16 +432,19 @@ final class AppendStager implements AutoCloseable {
     }
     List<String> probes = new ArrayList<>();
     for (Column column : required) {
-      probes.add("min(CASE WHEN " + SqlText.identifier(column.name()) + " IS NULL THEN rowid END)");
+      probes.add(
+          "min(CASE WHEN " + SqlText.identifier(column.name()) + " IS NULL THEN __tl_n END)");
     }
     List<Object> firstNulls =
         connection
             .rows(
                 "SELECT "
                     + String.join(", ", probes)
-                    + " FROM "
+                    + " FROM (SELECT *, rowid - (SELECT min(rowid) FROM "
                     + stageTable
-                    + " WHERE rowid >= "
+                    + ") AS __tl_n FROM "
+                    + stageTable
+                    + ") WHERE __tl_n >= "
                     + firstRow)
             .get(0);
     for (int i = 0; i < required.size(); i++) {

@@ -148,6 +148,72 @@ class MaintenanceFailureTest {
     }
   }
 
+  /**
+   * The cause of a data loss seen through psycopg2: a rewrite run on a connection with an open
+   * transaction, where a temporary table's row ids do not start at 0. Every row stays.
+   */
+  @Test
+  void rewriteOnAConnectionInsideATransactionKeepsEveryRow() {
+    LoadedTable loaded = fixture.loaded(NAME);
+    try (EngineConnection connection = fixture.planning().engine().connect()) {
+      connection.execute("BEGIN TRANSACTION");
+      new MaintenanceRunner(loaded, connection, message -> {}).run(fullPlan(loaded), Instant.now());
+      connection.execute("COMMIT");
+    }
+
+    assertThat(fixture.query(ROWS.formatted(NAME))).isEqualTo(oracle.rows());
+    assertThat(fixture.dataFiles(NAME)).hasSize(2);
+  }
+
+  /**
+   * Whatever makes a rewrite's result wrong, it is not committed: here the written files are
+   * emptied between writing and committing, through the progress seam the crash tests use.
+   */
+  @Test
+  void rewriteWhoseFilesLostTheirRowsIsNotCommitted() {
+    State before = state();
+
+    assertThatThrownBy(
+            () ->
+                table
+                    .newMaintenance()
+                    .progress(
+                        message -> {
+                          if (message.startsWith("committing")) {
+                            emptyFilesWrittenSince(before.files());
+                          }
+                        })
+                    .run())
+        .isInstanceOf(CommitFailedException.class)
+        .hasMessageStartingWith("Cannot commit the rewrite of " + NAME + " partition 2026-01-01:")
+        .hasMessageContaining("the files written to replace them hold 0; nothing was committed");
+
+    assertThat(state()).isEqualTo(before);
+  }
+
+  /** Replaces every data file not in {@code existing} by an empty file of the same schema. */
+  private void emptyFilesWrittenSince(Set<String> existing) {
+    try (java.sql.Connection duckdb = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement statement = duckdb.createStatement()) {
+      for (String file : fixture.filesOnDisk(NAME)) {
+        if (existing.contains(file) || !file.endsWith(".parquet")) {
+          continue;
+        }
+        Path path = Path.of(file);
+        Path empty = path.resolveSibling("empty.tmp");
+        statement.execute(
+            "COPY (SELECT * FROM read_parquet('"
+                + path
+                + "') WHERE false) TO '"
+                + empty
+                + "' (FORMAT parquet)");
+        java.nio.file.Files.move(empty, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (java.sql.SQLException | java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** What must not change: the snapshot, the files on disk and the answers. */
   private record State(long snapshotId, Set<String> files, List<String> rows) {}
 

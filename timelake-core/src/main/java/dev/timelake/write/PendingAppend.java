@@ -1,0 +1,170 @@
+package dev.timelake.write;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.timelake.AppendResult;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.table.SnapshotSummaries;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.apache.iceberg.Snapshot;
+
+/**
+ * An append whose rows are staged and checked but not written: sources are added one at a time (an
+ * append's inputs, or the INSERTs of a client's transaction), then committed as one Iceberg
+ * snapshot or discarded by {@link #close}. Nothing reaches the table's folder before {@link
+ * #commit}; a failed commit removes what it wrote. Within the append, a later source's copy of a
+ * key wins over an earlier one's. Not thread-safe.
+ */
+public final class PendingAppend implements AutoCloseable {
+  private final LoadedTable table;
+  private final EngineConnection connection;
+  private final AppendStager stager;
+  private final Set<Integer> touched = new TreeSet<>();
+  private long lastIngestMicros = Long.MIN_VALUE;
+  private boolean committed;
+
+  /** Starts an empty append to {@code table}, staged on {@code connection}. */
+  public PendingAppend(LoadedTable table, EngineConnection connection) {
+    this.table = requireNonNull(table, "table is null");
+    this.connection = requireNonNull(connection, "connection is null");
+    this.stager = new AppendStager(connection, table.contract());
+  }
+
+  /** The table appended to. */
+  public LoadedTable table() {
+    return table;
+  }
+
+  /**
+   * Stages a source whose rows were inserted at {@code ingestTime} (where they carry no insertion
+   * time of their own) and returns how many rows it added. An invalid source throws naming its
+   * column and row and adds nothing. Insertion times never go back within one append, so a later
+   * source wins over an earlier one even when the clock does.
+   */
+  public long add(AppendSource source, Instant ingestTime) {
+    requireNonNull(source, "source is null");
+    requireOpen();
+    long micros = Math.max(ChronoUnit.MICROS.between(Instant.EPOCH, ingestTime), lastIngestMicros);
+    long before = stager.stagedRows();
+    stager.stage(source, micros);
+    lastIngestMicros = micros;
+    return stager.stagedRows() - before;
+  }
+
+  /** Rows staged so far. */
+  public long rows() {
+    return stager.stagedRows();
+  }
+
+  /**
+   * Checks the staged rows against the table's index granularity now (two rows in one interval of a
+   * series, or a row in an interval committed data holds), as the commit will again; does nothing
+   * for a table without one.
+   *
+   * @throws dev.timelake.ConflictException naming the series and interval
+   */
+  public void checkIndexIntervals() {
+    if (table.contract().hasIndexGranularity() && stager.stagedRows() > 0) {
+      new IndexIntervalGuard(table.iceberg(), table.contract(), connection)
+          .check(connection, stager.stageTable());
+    }
+  }
+
+  /**
+   * Writes one Parquet file per touched partition and commits them as one Iceberg snapshot whose
+   * summary names {@code operation}, {@code batchId} and {@code extraSummary}; returns what was
+   * committed ({@link AppendResult.Outcome#EMPTY} when nothing was staged). Once only.
+   */
+  public AppendResult commit(
+      String operation,
+      Optional<String> batchId,
+      Map<String, String> extraSummary,
+      Consumer<String> progress) {
+    requireOpen();
+    committed = true;
+    if (stager.stagedRows() == 0) {
+      return AppendResult.nothing(AppendResult.Outcome.EMPTY);
+    }
+    Optional<IndexIntervalGuard> guard =
+        table.contract().hasIndexGranularity()
+            ? Optional.of(new IndexIntervalGuard(table.iceberg(), table.contract(), connection))
+            : Optional.empty();
+    if (guard.isPresent()) {
+      progress.accept("checking index intervals");
+      guard.get().check(connection, stager.stageTable());
+    }
+    DataFileWriter fileWriter = new DataFileWriter(connection, table.iceberg(), table.contract());
+    AppendWriter writer =
+        new AppendWriter(connection, table.contract(), table.iceberg(), fileWriter);
+    List<WrittenFile> files = writer.write(stager.stageTable(), progress);
+    long rows = files.stream().mapToLong(WrittenFile::rows).sum();
+    long dropped = stager.stagedRows() - rows;
+    progress.accept("committing " + files.size() + " files");
+    AppendCommitter committer = new AppendCommitter(table.iceberg(), table.contract(), fileWriter);
+    Map<String, String> summary = summary(operation, batchId, files, dropped, extraSummary);
+    Snapshot snapshot =
+        guard.isPresent()
+            ? committer.commit(files, summary, guard.get())
+            : committer.commit(files, summary);
+    files.forEach(file -> touched.add(file.partition()));
+    dev.timelake.read.LatestIndex.followAppend(table, snapshot, connection);
+    return AppendResult.committed(rows, dropped, files.size(), snapshot.snapshotId());
+  }
+
+  /** The partitions the committed append wrote to. */
+  public Set<Integer> touchedPartitions() {
+    return Set.copyOf(touched);
+  }
+
+  private void requireOpen() {
+    if (committed) {
+      throw new IllegalStateException("Cannot use the append to " + table.name() + " again");
+    }
+  }
+
+  private Map<String, String> summary(
+      String operation,
+      Optional<String> batchId,
+      List<WrittenFile> files,
+      long dropped,
+      Map<String, String> extraSummary) {
+    Map<String, String> summary = new LinkedHashMap<>();
+    summary.put(SnapshotSummaries.OPERATION, operation);
+    batchId.ifPresent(id -> summary.put(SnapshotSummaries.BATCH_ID, id));
+    summary.put(SnapshotSummaries.COPIES_DROPPED, Long.toString(dropped));
+    if (table.contract().isTimeSeries()) {
+      long min = files.stream().mapToLong(WrittenFile::minMicros).min().orElseThrow();
+      long max = files.stream().mapToLong(WrittenFile::maxMicros).max().orElseThrow();
+      summary.put(SnapshotSummaries.TIME_MIN, Long.toString(min));
+      summary.put(SnapshotSummaries.TIME_MAX, Long.toString(max));
+      StringBuilder ranges = new StringBuilder();
+      for (WrittenFile file : files) {
+        ranges
+            .append(ranges.length() == 0 ? "" : ";")
+            .append(table.contract().partitioning().label(file.partition()))
+            .append('=')
+            .append(file.minMicros())
+            .append("..")
+            .append(file.maxMicros());
+      }
+      summary.put(SnapshotSummaries.TOUCHED_RANGES, ranges.toString());
+    }
+    summary.putAll(extraSummary);
+    return summary;
+  }
+
+  /** Drops the staged rows; what was committed stays. */
+  @Override
+  public void close() {
+    stager.close();
+  }
+}
