@@ -133,6 +133,14 @@ public final class QueryResult implements AutoCloseable {
     return outcome.append();
   }
 
+  /**
+   * What the client should be told besides the result: e.g. a COMMIT with no transaction open, or
+   * inline maintenance that failed after a committed write (the write stands).
+   */
+  public List<String> warnings() {
+    return outcome.warnings();
+  }
+
   /** What Timelake did to run the statement: files planned, pruned, deduplicated; the SQL run. */
   public List<String> explanation() {
     return outcome.explanation();

@@ -1,5 +1,7 @@
 package dev.timelake;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.sql.SqlSession;
 import java.time.Clock;
@@ -53,6 +55,26 @@ public final class Session implements AutoCloseable {
    */
   public void cancel() {
     session.cancel();
+  }
+
+  /**
+   * Where this session stands with respect to a transaction opened with {@code BEGIN}: inside one,
+   * INSERTs and COPYs into lake tables are held until {@code COMMIT} (one snapshot per table) and
+   * discarded by {@code ROLLBACK}; statements that would change the lake at once are refused.
+   */
+  public TransactionState transactionState() {
+    return session.transactionState();
+  }
+
+  /**
+   * Appends a CSV file with a header row (types from the table) to {@code table} as a write of this
+   * session: committed at once, or held until {@code COMMIT} inside a transaction. What a server's
+   * {@code COPY … FROM STDIN} does with the client's data.
+   */
+  public QueryResult copyFrom(TableName table, java.nio.file.Path csv) {
+    requireNonNull(table, "table is null");
+    requireNonNull(csv, "csv is null");
+    return new QueryResult(session.copyFrom(table, csv));
   }
 
   /** Sets a session-level setting, like {@code SET timelake.read_dedup = false}. */

@@ -19,6 +19,12 @@ public enum StatementKind {
   SET,
   SHOW,
   DESCRIBE,
+  /** BEGIN: a transaction opened (see {@link TransactionState#OPEN}). */
+  BEGIN,
+  /** COMMIT: the transaction's writes committed. */
+  COMMIT,
+  /** ROLLBACK (or COMMIT of a failed transaction): the transaction's writes discarded. */
+  ROLLBACK,
   /** Any other statement, passed to DuckDB as it is. */
   OTHER
 }

@@ -58,6 +58,7 @@ final class StatementRunner {
         out.println(result.message());
         out.flush();
       }
+      result.warnings().forEach(warning -> err.println("warning: " + warning));
       if (explain) {
         result.explanation().forEach(err::println);
       }

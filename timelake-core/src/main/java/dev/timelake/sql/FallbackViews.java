@@ -91,6 +91,22 @@ final class FallbackViews {
     }
   }
 
+  /**
+   * Forgets what was defined, after a ROLLBACK of the client's transaction: the database, schemas
+   * and views created inside it are gone (the database is detached if it was attached before), so
+   * the next {@link #refresh} makes them again.
+   */
+  void forget() {
+    if (attached != null) {
+      connection.execute("USE " + Engine.CATALOG);
+      connection.execute("RESET search_path");
+      connection.execute("DETACH DATABASE IF EXISTS " + attached);
+    }
+    attached = null;
+    schemas.clear();
+    defined.clear();
+  }
+
   /** Detaches the session's database: it belongs to the shared engine, not to the session. */
   void close() {
     if (attached != null) {

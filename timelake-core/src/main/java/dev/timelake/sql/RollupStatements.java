@@ -22,17 +22,23 @@ import java.util.List;
  */
 final class RollupStatements {
   private final LakeCatalog catalog;
-  private final EngineConnection connection;
+
+  /** Timelake's own connection of the session, never the client's. */
+  private final java.util.function.Supplier<EngineConnection> connection;
+
   private final SqlSession session;
 
-  RollupStatements(LakeCatalog catalog, EngineConnection connection, SqlSession session) {
+  RollupStatements(
+      LakeCatalog catalog,
+      java.util.function.Supplier<EngineConnection> connection,
+      SqlSession session) {
     this.catalog = catalog;
     this.connection = connection;
     this.session = session;
   }
 
   StatementOutcome run(RollupStatement statement, Instant now) {
-    RefreshScheduler refreshes = new RefreshScheduler(catalog, connection, message -> {});
+    RefreshScheduler refreshes = new RefreshScheduler(catalog, connection.get(), message -> {});
     return switch (statement.kind()) {
       case CREATE -> {
         if (statement.conditional() && catalog.exists(statement.name())) {
@@ -43,7 +49,7 @@ final class RollupStatements {
             RollupDefinitions.define(
                 statement,
                 name -> catalog.require(name).contract(),
-                new ConstantEvaluator(connection));
+                new ConstantEvaluator(connection.get()));
         RefreshReport report = refreshes.create(definition, now);
         yield StatementOutcome.wrote(
             StatementKind.CREATE_ROLLUP,
@@ -84,7 +90,7 @@ final class RollupStatements {
   /** EXPLAIN REFRESH MATERIALIZED ROLLUP: the plan's lines as rows; nothing is refreshed. */
   StatementOutcome explain(RollupStatement statement) {
     RefreshPlan plan =
-        new RefreshScheduler(catalog, connection, message -> {}).plan(statement.name());
+        new RefreshScheduler(catalog, connection.get(), message -> {}).plan(statement.name());
     List<List<String>> rows = new ArrayList<>();
     plan.explanation().forEach(line -> rows.add(List.of("timelake", line)));
     return session.values(StatementKind.EXPLAIN, List.of("part", "explain"), rows);

@@ -25,13 +25,14 @@ import dev.timelake.route.RoutePlan;
 import dev.timelake.route.SelectRoute;
 import dev.timelake.table.SessionSettings;
 import dev.timelake.table.TableOptions;
-import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
+import dev.timelake.write.PendingAppend;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.schema.Table;
@@ -55,7 +56,21 @@ import net.sf.jsqlparser.statement.upsert.Upsert;
  */
 public final class SqlSession implements AutoCloseable {
   private final LakeCatalog catalog;
-  private final EngineConnection connection;
+
+  /**
+   * The client's connection: it runs the client's statements (and whatever transaction the client
+   * opened on it), nothing of Timelake's own work.
+   */
+  private final EngineConnection client;
+
+  /**
+   * The connection Timelake's own work runs on: staging, file writes, commits, inline maintenance,
+   * refresh, optimization, last-value indexes. Never inside a transaction, so that work commits
+   * what it read; started at its first use.
+   */
+  private EngineConnection work;
+
+  private final ClientTransaction transaction = new ClientTransaction();
   private final SessionSettings settings = new SessionSettings();
   private final FallbackViews fallback;
   private final RollupStatements rollups;
@@ -66,10 +81,10 @@ public final class SqlSession implements AutoCloseable {
     this.catalog = catalog;
     CoverageFunctions.installOn(catalog);
     PostgresCatalog.installOn(catalog);
-    this.connection = catalog.engine().connect();
-    this.fallback = new FallbackViews(catalog, connection, settings);
-    this.rollups = new RollupStatements(catalog, connection, this);
-    connection.execute(
+    this.client = catalog.engine().connect();
+    this.fallback = new FallbackViews(catalog, client, settings);
+    this.rollups = new RollupStatements(catalog, this::work, this);
+    client.execute(
         "CREATE OR REPLACE TEMPORARY MACRO date_bin(stride, source, origin := TIMESTAMPTZ"
             + " '1970-01-01 00:00:00+00') AS time_bucket(stride, source, origin)");
   }
@@ -105,7 +120,7 @@ public final class SqlSession implements AutoCloseable {
     if (!(statement instanceof Select)) {
       return Optional.empty();
     }
-    try (java.sql.PreparedStatement prepared = connection.prepare(plan(statement).sql())) {
+    try (java.sql.PreparedStatement prepared = client.prepare(plan(statement).sql())) {
       java.sql.ResultSetMetaData metadata = prepared.getMetaData();
       List<dev.timelake.ResultColumn> columns = new ArrayList<>();
       for (int i = 1; i <= metadata.getColumnCount(); i++) {
@@ -121,15 +136,204 @@ public final class SqlSession implements AutoCloseable {
 
   /** Interrupts the statement running in this session, from another thread. */
   public void cancel() {
-    connection.cancel();
+    client.cancel();
   }
 
-  /** Runs one statement. */
+  /** Where the session stands with respect to a transaction the client opened. */
+  public dev.timelake.TransactionState transactionState() {
+    return transaction.state();
+  }
+
+  /**
+   * Runs one statement. Inside a transaction a failed statement fails the transaction: every later
+   * statement but ROLLBACK is refused and nothing of it commits.
+   */
   public StatementOutcome execute(String sql) {
+    Optional<TransactionControl> control = TransactionControl.of(sql);
+    if (control.isPresent()) {
+      return transactionControl(control.get());
+    }
+    transaction.requireNotFailed();
+    try {
+      return run(sql);
+    } catch (RuntimeException e) {
+      transaction.fail();
+      throw e;
+    }
+  }
+
+  private StatementOutcome transactionControl(TransactionControl control) {
+    return switch (control) {
+      case BEGIN -> begin();
+      case COMMIT -> commit();
+      case ROLLBACK -> rollback(StatementKind.ROLLBACK, "ROLLBACK");
+      case UNSUPPORTED -> {
+        transaction.fail();
+        throw TimelakeException.validation(
+            "Cannot run the statement: savepoints and two-phase commit are not supported; a"
+                + " transaction ends with COMMIT or ROLLBACK as a whole");
+      }
+    };
+  }
+
+  private StatementOutcome begin() {
+    transaction.requireNotFailed();
+    if (transaction.isOpen()) {
+      return StatementOutcome.message(StatementKind.BEGIN, "BEGIN")
+          .withWarning("there is already a transaction in progress");
+    }
+    client.execute("BEGIN TRANSACTION");
+    transaction.begin(settings.values());
+    return StatementOutcome.message(StatementKind.BEGIN, "BEGIN");
+  }
+
+  /**
+   * COMMIT: the client's own DuckDB transaction first (if it cannot commit, nothing of the lake's
+   * does), then every table's held writes, table by table, then their inline maintenance on
+   * Timelake's connection. A failed transaction rolls back instead, as in PostgreSQL.
+   */
+  private StatementOutcome commit() {
+    switch (transaction.state()) {
+      case IDLE -> {
+        try {
+          // A statement the client sent may have opened one on its connection.
+          client.execute("COMMIT");
+        } catch (dev.timelake.QueryFailedException e) {
+          // None was open, as Timelake knew.
+        }
+        return StatementOutcome.message(StatementKind.COMMIT, "COMMIT")
+            .withWarning("there is no transaction in progress");
+      }
+      case FAILED -> {
+        return rollback(
+            StatementKind.ROLLBACK,
+            "ROLLBACK: the transaction had failed, so nothing of it was committed");
+      }
+      case OPEN -> {
+        // handled below
+      }
+    }
+    try {
+      client.execute("COMMIT");
+    } catch (RuntimeException e) {
+      rollback(StatementKind.ROLLBACK, "ROLLBACK");
+      throw e;
+    }
+    java.time.Instant now = clock.instant();
+    List<ClientTransaction.Committed> committed = transaction.commit(message -> {});
+    List<String> parts = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    for (ClientTransaction.Committed table : committed) {
+      parts.add(table.result().rows() + " rows into " + table.table());
+      StatementOutcome maintained =
+          maintainAfter(
+              StatementOutcome.appended(StatementKind.COMMIT, "", table.result(), List.of()),
+              table.table(),
+              table.touchedPartitions(),
+              now);
+      warnings.addAll(maintained.warnings());
+    }
+    StatementOutcome outcome =
+        StatementOutcome.message(
+            StatementKind.COMMIT,
+            parts.isEmpty() ? "COMMIT" : "COMMIT: " + String.join(", ", parts));
+    for (String warning : warnings) {
+      outcome = outcome.withWarning(warning);
+    }
+    return outcome;
+  }
+
+  /**
+   * Ends the transaction discarding its held writes, the client's DuckDB transaction and the
+   * settings it changed. The views this session keeps on the client's connection may have been
+   * created inside it and are gone with it: they are made again when next needed.
+   */
+  private StatementOutcome rollback(StatementKind kind, String message) {
+    boolean open = transaction.state() != dev.timelake.TransactionState.IDLE;
+    Map<String, String> before = transaction.settingsAtBegin();
+    try {
+      transaction.end();
+    } finally {
+      try {
+        // Also when Timelake saw no BEGIN: a statement the client sent may have opened one.
+        client.execute("ROLLBACK");
+      } catch (dev.timelake.QueryFailedException e) {
+        if (open) {
+          throw e;
+        }
+      } finally {
+        fallback.forget();
+      }
+    }
+    if (!open) {
+      return StatementOutcome.message(kind, message)
+          .withWarning("there is no transaction in progress");
+    }
+    for (String name : settings.values().keySet()) {
+      if (!before.containsKey(name)) {
+        settings.reset(name);
+      }
+    }
+    before.forEach(settings::set);
+    return StatementOutcome.message(kind, message);
+  }
+
+  /**
+   * Appends a CSV file with a header row to {@code name} as part of this session: committed now, or
+   * held until COMMIT inside a transaction (what a server's COPY … FROM STDIN does).
+   */
+  public StatementOutcome copyFrom(TableName name, java.nio.file.Path csv) {
+    transaction.requireNotFailed();
+    try {
+      LoadedTable table = catalog.require(name);
+      java.time.Instant now = clock.instant();
+      if (transaction.isOpen()) {
+        PendingAppend pending = transaction.pendingFor(table, "append", this::work);
+        long added = pending.add(new AppendSource.CsvFile(csv), now);
+        pending.checkIndexIntervals();
+        return StatementOutcome.wrote(
+            StatementKind.INSERT,
+            "Copied " + added + " rows into " + name + ", held until COMMIT",
+            added,
+            List.of());
+      }
+      AppendResult result;
+      java.util.Set<Integer> touched;
+      try (PendingAppend pending = new PendingAppend(table, work())) {
+        pending.add(new AppendSource.CsvFile(csv), now);
+        result = pending.commit("append", Optional.empty(), Map.of(), message -> {});
+        touched = pending.touchedPartitions();
+      }
+      return maintainAfter(
+          StatementOutcome.appended(
+              StatementKind.INSERT,
+              "Copied " + result.rows() + " rows into " + name,
+              result,
+              List.of()),
+          name,
+          touched,
+          now);
+    } catch (RuntimeException e) {
+      transaction.fail();
+      throw e;
+    }
+  }
+
+  /** Timelake's own connection, started at its first use. */
+  private EngineConnection work() {
+    if (work == null) {
+      work = catalog.engine().connect();
+    }
+    return work;
+  }
+
+  private StatementOutcome run(String sql) {
     String text = LatestRows.latestOn(stripTrailingSemicolon(sql));
     PostgresCatalog.refuseInternalNames(text);
     Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
     if (rollupStatement.isPresent()) {
+      transaction.refuseInside(
+          rollupStatement.get().kind() + " MATERIALIZED ROLLUP " + rollupStatement.get().name());
       return rollups.run(rollupStatement.get(), clock.instant());
     }
     Optional<RollupStatement> explainedRefresh = RollupStatement.parseExplained(text);
@@ -142,7 +346,9 @@ public final class SqlSession implements AutoCloseable {
     }
     java.util.regex.Matcher optimize = OPTIMIZE.matcher(text);
     if (optimize.matches()) {
-      return optimize(TableName.parse(optimize.group(1)));
+      TableName name = TableName.parse(optimize.group(1));
+      transaction.refuseInside("OPTIMIZE " + name);
+      return optimize(name);
     }
     if (hasIntegerDivision(text)) {
       // JSqlParser reads DuckDB's // (integer division) as the start of a line comment and would
@@ -186,13 +392,12 @@ public final class SqlSession implements AutoCloseable {
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
     Optional<PlannedStatement> latest = planLatest(statement, tables);
     if (latest.isPresent()) {
-      ResultSet result = connection.query(latest.get().sql());
+      ResultSet result = client.query(latest.get().sql());
       List<String> explanation = new ArrayList<>(latest.get().explanation());
       explanation.add("DuckDB SQL: " + latest.get().sql());
       return StatementOutcome.rows(StatementKind.QUERY, result, List.of(), explanation);
     }
-    Optional<NewestFirst> newest =
-        NewestFirst.of(statement, tables, connection.aggregateFunctions());
+    Optional<NewestFirst> newest = NewestFirst.of(statement, tables, client.aggregateFunctions());
     if (newest.isPresent()) {
       Optional<StatementOutcome> outcome = newestFirst(newest.get(), text);
       if (outcome.isPresent()) {
@@ -205,7 +410,7 @@ public final class SqlSession implements AutoCloseable {
     } catch (UnsupportedOperationException e) {
       return runWithFallbackViews(text);
     }
-    ResultSet result = connection.query(planned.sql());
+    ResultSet result = client.query(planned.sql());
     List<String> explanation = new ArrayList<>(planned.explanation());
     explanation.add("DuckDB SQL: " + planned.sql());
     return StatementOutcome.rows(StatementKind.QUERY, result, planned.routes(), explanation);
@@ -229,13 +434,13 @@ public final class SqlSession implements AutoCloseable {
       PlannedStatement planned = plan(bounded);
       String rows = SqlText.identifier("__tl_newest_first_" + newestFirstRuns++);
       try {
-        connection.execute("CREATE TEMPORARY TABLE " + rows + " AS " + planned.sql());
+        client.execute("CREATE TEMPORARY TABLE " + rows + " AS " + planned.sql());
       } catch (TimelakeException e) {
         // E.g. two output columns of one name, which a table cannot hold: run it as written.
         return Optional.empty();
       }
       try {
-        long found = ((Number) connection.scalar("SELECT count(*) FROM " + rows)).longValue();
+        long found = ((Number) client.scalar("SELECT count(*) FROM " + rows)).longValue();
         if (found == newest.limit()) {
           List<String> explanation = new ArrayList<>(planned.explanation());
           explanation.add(newest.describe(bound, found));
@@ -244,12 +449,12 @@ public final class SqlSession implements AutoCloseable {
           return Optional.of(
               StatementOutcome.rows(
                   StatementKind.QUERY,
-                  connection.query("SELECT * FROM " + rows),
+                  client.query("SELECT * FROM " + rows),
                   planned.routes(),
                   explanation));
         }
       } finally {
-        connection.execute("DROP TABLE IF EXISTS " + rows);
+        client.execute("DROP TABLE IF EXISTS " + rows);
       }
     }
     return Optional.empty();
@@ -269,12 +474,12 @@ public final class SqlSession implements AutoCloseable {
   private Optional<PlannedStatement> planLatest(
       Statement statement, java.util.function.Function<TableName, Optional<LoadedTable>> tables) {
     Optional<LatestRows> latest =
-        LatestRows.of(statement, tables, settings, connection.aggregateFunctions());
+        LatestRows.of(statement, tables, settings, client.aggregateFunctions());
     if (latest.isEmpty()) {
       return Optional.empty();
     }
     PinnedTable pinned = new PinnedTables(catalog).require(latest.get().table());
-    Optional<java.nio.file.Path> index = dev.timelake.read.LatestIndex.of(pinned, connection);
+    Optional<java.nio.file.Path> index = dev.timelake.read.LatestIndex.of(pinned, work());
     if (index.isEmpty()) {
       return Optional.empty();
     }
@@ -285,9 +490,9 @@ public final class SqlSession implements AutoCloseable {
                 .nullCheck(
                     index.get(),
                     dev.timelake.read.LatestIndex.columnsWithNulls(
-                        index.get(), pinned.table().contract().columnNames(), connection))
+                        index.get(), pinned.table().contract().columnNames(), work()))
             : Optional.empty();
-    if (nullCheck.isPresent() && ((Number) connection.scalar(nullCheck.get())).longValue() > 0) {
+    if (nullCheck.isPresent() && ((Number) work().scalar(nullCheck.get())).longValue() > 0) {
       // arg_max skips NULLs: some series' answer lies in older rows.
       return Optional.empty();
     }
@@ -315,11 +520,11 @@ public final class SqlSession implements AutoCloseable {
    */
   private PlannedStatement plan(Statement statement) {
     PinnedTables tables = new PinnedTables(catalog);
-    ConstantEvaluator constants = new ConstantEvaluator(connection);
+    ConstantEvaluator constants = new ConstantEvaluator(client);
     List<String> explanation = new ArrayList<>();
     List<RollupRoute> routes = new ArrayList<>();
     for (SelectRoute route :
-        new RollupRouter(tables, settings, constants, connection).route(statement)) {
+        new RollupRouter(tables, settings, constants, client).route(statement)) {
       explanation.addAll(route.decision().explanation());
       routes.add(
           new RollupRoute(
@@ -327,7 +532,7 @@ public final class SqlSession implements AutoCloseable {
               route.decision().plan().map(RoutePlan::rollups).orElse(List.of()),
               route.decision().reason()));
     }
-    QueryRewriter rewriter = new QueryRewriter(catalog, tables, connection, settings, constants);
+    QueryRewriter rewriter = new QueryRewriter(catalog, tables, client, settings, constants);
     String sql = rewriter.rewrite(statement);
     explanation.addAll(rewriter.explanation());
     return new PlannedStatement(sql, routes, explanation);
@@ -342,49 +547,123 @@ public final class SqlSession implements AutoCloseable {
     PlannedStatement planned = plan(select);
     String source = planned.sql();
     List<String> names = insertColumns(table, columns, source);
-    String aliased =
-        "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")";
-    AppendOperation append =
-        new AppendOperation(
-            table,
-            connection,
-            List.of(
-                new AppendSource.Query(
-                    aliased,
-                    select instanceof net.sf.jsqlparser.statement.select.Values
-                        ? AppendSource.Casting.LITERALS
-                        : AppendSource.Casting.ASSIGNMENT)),
-            Optional.empty(),
-            clock.instant(),
-            kind == StatementKind.UPSERT ? "upsert" : "insert",
-            message -> {});
-    AppendResult result = maintainAfter(append.run(), append);
-    return StatementOutcome.appended(
-        kind,
-        "Inserted " + result.rows() + " rows into " + table.name(),
-        result,
-        planned.explanation());
+    ClientRows rows =
+        new ClientRows(
+            "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")",
+            select instanceof net.sf.jsqlparser.statement.select.Values
+                ? AppendSource.Casting.LITERALS
+                : AppendSource.Casting.ASSIGNMENT,
+            select instanceof net.sf.jsqlparser.statement.select.Values ? "VALUES" : "query");
+    String operation = kind == StatementKind.UPSERT ? "upsert" : "insert";
+    java.time.Instant now = clock.instant();
+    if (transaction.isOpen()) {
+      PendingAppend pending = transaction.pendingFor(table, operation, this::work);
+      long added = stage(rows, pending, now);
+      pending.checkIndexIntervals();
+      return StatementOutcome.wrote(
+          kind,
+          "Inserted " + added + " rows into " + table.name() + ", held until COMMIT",
+          added,
+          planned.explanation());
+    }
+    AppendResult result;
+    java.util.Set<Integer> touched;
+    try (PendingAppend pending = new PendingAppend(table, work())) {
+      stage(rows, pending, now);
+      result = pending.commit(operation, Optional.empty(), java.util.Map.of(), message -> {});
+      touched = pending.touchedPartitions();
+    }
+    StatementOutcome outcome =
+        StatementOutcome.appended(
+            kind,
+            "Inserted " + result.rows() + " rows into " + table.name(),
+            result,
+            planned.explanation());
+    return maintainAfter(outcome, table.name(), touched, now);
   }
 
-  /** Inline maintenance after a committed INSERT; its failure is reported, the insert stands. */
-  private AppendResult maintainAfter(AppendResult result, AppendOperation append) {
+  /**
+   * Rows of a query run on the client's connection (where the client's temporary tables, macros and
+   * transaction are), handed to Timelake's connection as Arrow batches and staged there in the
+   * client's time zone, so that a literal like {@code '2026-01-01 10:00'} means what it meant to
+   * the client.
+   */
+  private record ClientRows(String sql, AppendSource.Casting casting, String description) {
+    private static final long BATCH_ROWS = 65_536;
+  }
+
+  private long stage(ClientRows rows, PendingAppend into, java.time.Instant now) {
+    try (ResultSet result = client.query(rows.sql());
+        org.apache.arrow.memory.BufferAllocator allocator =
+            new org.apache.arrow.memory.RootAllocator()) {
+      // The staging side releases the stream, and with it the reader, once it has read it.
+      org.apache.arrow.vector.ipc.ArrowReader reader =
+          (org.apache.arrow.vector.ipc.ArrowReader)
+              result
+                  .unwrap(org.duckdb.DuckDBResultSet.class)
+                  .arrowExportStream(allocator, ClientRows.BATCH_ROWS);
+      EngineConnection staging = work();
+      boolean otherZone = !client.timeZone().equals(staging.timeZone());
+      if (otherZone) {
+        staging.execute("SET TimeZone = " + SqlText.literal(client.timeZone()));
+        staging.readTimeZone();
+      }
+      try {
+        return into.add(
+            new AppendSource.ArrowStream(reader, rows.casting(), rows.description()), now);
+      } finally {
+        if (otherZone) {
+          staging.execute("SET TimeZone = 'UTC'");
+          staging.readTimeZone();
+        }
+      }
+    } catch (java.sql.SQLException e) {
+      throw new dev.timelake.QueryFailedException(
+          "Cannot read the rows to insert: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Inline maintenance after a committed write, on Timelake's connection; its failure is reported
+   * as a warning and in the append's result, the write stands.
+   */
+  private StatementOutcome maintainAfter(
+      StatementOutcome outcome,
+      TableName table,
+      java.util.Set<Integer> touched,
+      java.time.Instant now) {
+    AppendResult result = outcome.append().orElseThrow();
     if (result.outcome() != AppendResult.Outcome.COMMITTED) {
-      return result;
+      return outcome;
     }
+    AppendResult maintained;
+    Optional<String> failure = Optional.empty();
     try {
-      return result.withMaintenance(
-          InlineMaintenance.afterAppend(
-              catalog,
-              append.table(),
-              connection,
-              append.touchedPartitions(),
-              java.util.Map.of(),
-              clock.instant(),
-              message -> {}),
-          Optional.empty());
+      maintained =
+          result.withMaintenance(
+              InlineMaintenance.afterAppend(
+                  catalog, table, work(), touched, java.util.Map.of(), now, message -> {}),
+              Optional.empty());
     } catch (RuntimeException e) {
-      return result.withMaintenance(Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
+      failure = Optional.of(String.valueOf(e.getMessage()));
+      maintained = result.withMaintenance(Optional.empty(), failure);
     }
+    StatementOutcome done =
+        new StatementOutcome(
+            outcome.kind(),
+            outcome.resultSet(),
+            outcome.message(),
+            outcome.rowCount(),
+            Optional.of(maintained),
+            outcome.routes(),
+            outcome.explanation(),
+            outcome.warnings());
+    return failure
+        .map(
+            reason ->
+                done.withWarning(
+                    "inline maintenance of " + table + " failed (the write stands): " + reason))
+        .orElse(done);
   }
 
   private List<String> insertColumns(
@@ -392,7 +671,7 @@ public final class SqlSession implements AutoCloseable {
     if (columns != null && !columns.isEmpty()) {
       return columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
     }
-    int count = connection.rows("DESCRIBE " + source).size();
+    int count = client.rows("DESCRIBE " + source).size();
     // The insertion time is Timelake's, set by the append; a column list may name it.
     List<String> tableColumns =
         table.contract().columnNames().stream()
@@ -424,6 +703,7 @@ public final class SqlSession implements AutoCloseable {
       return passThrough(text);
     }
     TableName name = SyntaxNames.tableName(create.getTable());
+    transaction.refuseInside("CREATE TABLE " + name);
     if (create.isIfNotExists() && catalog.exists(name)) {
       return StatementOutcome.message(
           StatementKind.CREATE_TABLE, "Table " + name + " already exists");
@@ -444,6 +724,9 @@ public final class SqlSession implements AutoCloseable {
       return passThrough(text);
     }
     TableName name = SyntaxNames.tableName(drop.getName());
+    if (catalog.exists(name)) {
+      transaction.refuseInside("DROP TABLE " + name);
+    }
     if (catalog.drop(name)) {
       return StatementOutcome.message(StatementKind.DROP_TABLE, "Dropped table " + name);
     }
@@ -502,7 +785,7 @@ public final class SqlSession implements AutoCloseable {
     }
     // Before planning, which replaces the table nodes by their reads.
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
-    Optional<NewestFirst> newest = NewestFirst.of(select, tables, connection.aggregateFunctions());
+    Optional<NewestFirst> newest = NewestFirst.of(select, tables, client.aggregateFunctions());
     PlannedStatement planned = planLatest(select, tables).orElseGet(() -> plan(select));
     List<List<String>> rows = new ArrayList<>();
     planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));
@@ -514,7 +797,7 @@ public final class SqlSession implements AutoCloseable {
                     shape.explain(
                         ScanPlanner.liveFiles(new PinnedTables(catalog).require(shape.table()))))));
     rows.add(List.of("duckdb sql", planned.sql()));
-    for (List<Object> row : connection.rows("EXPLAIN " + planned.sql())) {
+    for (List<Object> row : client.rows("EXPLAIN " + planned.sql())) {
       rows.add(List.of("duckdb plan", String.valueOf(row.get(row.size() - 1))));
     }
     StatementOutcome outcome = values(StatementKind.EXPLAIN, List.of("part", "explain"), rows);
@@ -525,7 +808,8 @@ public final class SqlSession implements AutoCloseable {
         outcome.rowCount(),
         outcome.append(),
         planned.routes(),
-        outcome.explanation());
+        outcome.explanation(),
+        outcome.warnings());
   }
 
   /**
@@ -534,6 +818,7 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome alter(net.sf.jsqlparser.statement.alter.Alter alter) {
     TableName name = SyntaxNames.tableName(alter.getTable());
     catalog.require(name);
+    transaction.refuseInside("ALTER TABLE " + name);
     List<Column> added = DdlParser.addedColumns(name, alter);
     catalog.addColumns(name, added);
     return StatementOutcome.message(
@@ -552,7 +837,7 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome optimize(TableName name) {
     dev.timelake.OptimizeReport report =
-        new dev.timelake.maintain.EntityLayoutOptimizer(catalog.require(name), connection, m -> {})
+        new dev.timelake.maintain.EntityLayoutOptimizer(catalog.require(name), work(), m -> {})
             .run();
     List<String> columns = new ArrayList<>();
     List<String> row = new ArrayList<>();
@@ -577,7 +862,7 @@ public final class SqlSession implements AutoCloseable {
       sql.append("VALUES ").append(String.join(", ", tuples));
     }
     sql.append(") AS t(").append(SqlText.identifiers(columns)).append(")");
-    return StatementOutcome.rows(kind, connection.query(sql.toString()), List.of(), List.of());
+    return StatementOutcome.rows(kind, client.query(sql.toString()), List.of(), List.of());
   }
 
   private StatementOutcome runWithFallbackViews(String text) {
@@ -591,12 +876,12 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome passThrough(String text, List<String> explanation) {
     java.sql.Statement statement = null;
-    connection.defineFunctionsFor(text);
+    client.defineFunctionsFor(text);
     try {
-      statement = connection.jdbc().createStatement();
+      statement = client.jdbc().createStatement();
       boolean rows = statement.execute(text);
       if (!rows && text.toLowerCase(Locale.ROOT).contains("timezone")) {
-        connection.readTimeZone();
+        client.readTimeZone();
       }
       if (rows) {
         statement.closeOnCompletion();
@@ -655,11 +940,19 @@ public final class SqlSession implements AutoCloseable {
   @Override
   public void close() {
     try {
+      transaction.end();
+    } catch (RuntimeException e) {
+      // The connections close anyway, and their temporary tables with them.
+    }
+    try {
+      if (work != null) {
+        work.close();
+      }
       fallback.close();
     } catch (RuntimeException e) {
-      // The connection closes anyway; its database then goes with the engine.
+      // The client closes anyway; its database then goes with the engine.
     } finally {
-      connection.close();
+      client.close();
     }
   }
 }

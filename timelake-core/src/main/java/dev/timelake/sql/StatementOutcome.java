@@ -13,8 +13,9 @@ import java.util.OptionalLong;
 /**
  * What one statement produced, typed: its kind; an open result set (queries) or a message (DDL,
  * SET); the rows it wrote (INSERT, a rollup's creation or refresh) and for INSERT the append's
- * result; how routing answered its SELECTs; and what Timelake did to run it, for {@code --explain}.
- * Callers read decisions from the typed fields, never from the explanation.
+ * result; how routing answered its SELECTs; what Timelake did to run it, for {@code --explain}; and
+ * warnings for the client (a PostgreSQL NoticeResponse, a line on a shell's error stream). Callers
+ * read decisions from the typed fields, never from the explanation.
  */
 public record StatementOutcome(
     StatementKind kind,
@@ -23,7 +24,8 @@ public record StatementOutcome(
     OptionalLong rowCount,
     Optional<AppendResult> append,
     List<RollupRoute> routes,
-    List<String> explanation) {
+    List<String> explanation,
+    List<String> warnings) {
 
   public StatementOutcome {
     requireNonNull(kind, "kind is null");
@@ -33,6 +35,15 @@ public record StatementOutcome(
     requireNonNull(append, "append is null");
     routes = List.copyOf(routes);
     explanation = List.copyOf(explanation);
+    warnings = List.copyOf(warnings);
+  }
+
+  /** This outcome with {@code warning} added. */
+  StatementOutcome withWarning(String warning) {
+    List<String> all = new java.util.ArrayList<>(warnings);
+    all.add(warning);
+    return new StatementOutcome(
+        kind, resultSet, message, rowCount, append, routes, explanation, all);
   }
 
   static StatementOutcome rows(
@@ -44,7 +55,8 @@ public record StatementOutcome(
         OptionalLong.empty(),
         Optional.empty(),
         routes,
-        explanation);
+        explanation,
+        List.of());
   }
 
   static StatementOutcome message(StatementKind kind, String message) {
@@ -54,6 +66,7 @@ public record StatementOutcome(
         message,
         OptionalLong.empty(),
         Optional.empty(),
+        List.of(),
         List.of(),
         List.of());
   }
@@ -67,7 +80,8 @@ public record StatementOutcome(
         OptionalLong.of(rows),
         Optional.empty(),
         List.of(),
-        explanation);
+        explanation,
+        List.of());
   }
 
   static StatementOutcome appended(
@@ -79,6 +93,7 @@ public record StatementOutcome(
         OptionalLong.of(result.rows()),
         Optional.of(result),
         List.of(),
-        explanation);
+        explanation,
+        List.of());
   }
 }

@@ -4,6 +4,7 @@ import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TimelakeException;
+import dev.timelake.TransactionState;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -15,10 +16,12 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
- * A connection to an embedded warehouse: one Timelake {@link Session}. Every statement commits on
- * its own (auto-commit; Timelake has no multi-statement transactions), so {@code
- * setAutoCommit(false)} is refused rather than pretending to roll back. Not thread-safe, as JDBC
- * connections usually are not; a pool gives each thread its own.
+ * A connection to an embedded warehouse: one Timelake {@link Session}. In auto-commit mode (the
+ * default) every statement commits on its own; with {@code setAutoCommit(false)} the first
+ * statement opens a transaction whose INSERTs into lake tables commit at {@link #commit} (one
+ * snapshot per table) or are discarded by {@link #rollback}, and statements that would change the
+ * lake at once (DDL, rollups) are refused inside it. Not thread-safe, as JDBC connections usually
+ * are not; a pool gives each thread its own.
  */
 final class TimelakeConnection extends ConnectionDefaults {
   private final String url;
@@ -26,6 +29,7 @@ final class TimelakeConnection extends ConnectionDefaults {
   private final Session session;
   private TimelakeDatabaseMetaData metadata;
   private boolean readOnly;
+  private boolean autoCommit = true;
   private boolean closed;
 
   TimelakeConnection(String url, Warehouses.Lease lease, Session session) {
@@ -46,6 +50,9 @@ final class TimelakeConnection extends ConnectionDefaults {
   QueryResult run(String sql) throws SQLException {
     checkOpen();
     try {
+      if (!autoCommit && session.transactionState() == TransactionState.IDLE) {
+        session.sql("BEGIN").close();
+      }
       return session.sql(sql);
     } catch (TimelakeException e) {
       throw Errors.of(e);
@@ -107,33 +114,61 @@ final class TimelakeConnection extends ConnectionDefaults {
     return sql;
   }
 
+  /** Turning auto-commit back on commits the open transaction, as JDBC requires. */
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     checkOpen();
-    if (!autoCommit) {
-      throw unsupported(
-          "setAutoCommit(false): every Timelake statement commits on its own, there is nothing to"
-              + " roll back");
+    if (autoCommit && !this.autoCommit) {
+      end("COMMIT");
     }
+    this.autoCommit = autoCommit;
   }
 
   @Override
   public boolean getAutoCommit() throws SQLException {
     checkOpen();
-    return true;
+    return autoCommit;
   }
 
-  /** In auto-commit mode every statement has committed already. */
+  /**
+   * Commits the open transaction's writes; a failed transaction rolls back instead and this throws.
+   * In auto-commit mode every statement has committed already.
+   */
   @Override
   public void commit() throws SQLException {
     checkOpen();
+    if (!autoCommit) {
+      boolean failed = session.transactionState() == TransactionState.FAILED;
+      end("COMMIT");
+      if (failed) {
+        throw new SQLException(
+            "The transaction was rolled back: one of its statements had failed", "40000");
+      }
+    }
   }
 
   @Override
   public void rollback() throws SQLException {
     checkOpen();
-    throw new SQLException(
-        "Nothing to roll back: every Timelake statement commits on its own (auto-commit)", "25000");
+    if (autoCommit) {
+      throw new SQLException(
+          "Nothing to roll back: the connection is in auto-commit mode, every statement has"
+              + " committed on its own (setAutoCommit(false) first)",
+          "25000");
+    }
+    end("ROLLBACK");
+  }
+
+  /** Ends the session's transaction, if one is open, with COMMIT or ROLLBACK. */
+  private void end(String statement) throws SQLException {
+    if (session.transactionState() == TransactionState.IDLE) {
+      return;
+    }
+    try {
+      session.sql(statement).close();
+    } catch (TimelakeException e) {
+      throw Errors.of(e);
+    }
   }
 
   @Override

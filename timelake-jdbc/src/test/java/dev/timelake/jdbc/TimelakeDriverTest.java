@@ -149,6 +149,41 @@ class TimelakeDriverTest {
   }
 
   @Test
+  void holdsWritesUntilCommitWithAutoCommitOff() throws SQLException {
+    try (Connection connection = DriverManager.getConnection(url)) {
+      connection.setAutoCommit(false);
+      assertThat(connection.getAutoCommit()).isFalse();
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(
+            "INSERT INTO iot.readings VALUES ('a', '2026-01-01 00:00:00+00', 1)");
+        assertThat(countRows(url)).isZero();
+        connection.rollback();
+        statement.executeUpdate(
+            "INSERT INTO iot.readings VALUES ('b', '2026-01-01 00:00:00+00', 2)");
+        connection.commit();
+        assertThat(countRows(url)).isEqualTo(1);
+        statement.executeUpdate(
+            "INSERT INTO iot.readings VALUES ('c', '2026-01-01 00:00:00+00', 3)");
+        assertThatThrownBy(
+                () ->
+                    statement.execute(
+                        "CREATE TABLE iot.other (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+                            + " WITH (time_column = 'time', series_key = 'device')"))
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("inside a transaction");
+        assertThatThrownBy(connection::commit)
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("rolled back");
+        statement.executeUpdate(
+            "INSERT INTO iot.readings VALUES ('d', '2026-01-01 00:00:00+00', 4)");
+      }
+      // Turning auto-commit on commits the open transaction, as JDBC requires.
+      connection.setAutoCommit(true);
+    }
+    assertThat(countRows(url)).isEqualTo(2);
+  }
+
+  @Test
   void appendsOneSnapshotForABatch() throws SQLException {
     try (Connection connection = DriverManager.getConnection(url)) {
       int before = snapshots(connection);
@@ -259,9 +294,9 @@ class TimelakeDriverTest {
   @Test
   void namesWhatItDoesNotDo() throws SQLException {
     try (Connection connection = DriverManager.getConnection(url)) {
-      assertThatThrownBy(() -> connection.setAutoCommit(false))
-          .isInstanceOf(SQLFeatureNotSupportedException.class)
-          .hasMessageContaining("commits on its own");
+      assertThatThrownBy(connection::rollback)
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("auto-commit mode");
       assertThatThrownBy(
               () ->
                   connection.createStatement(

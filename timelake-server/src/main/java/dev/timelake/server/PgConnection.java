@@ -440,6 +440,7 @@ final class PgConnection implements Runnable {
       return;
     }
     portal.run(this::timed);
+    notices(portal.result);
     if (portal.result.hasRows()) {
       dataRows(portal.result, portal.oids(), portal.formats);
     } else {
@@ -541,6 +542,7 @@ final class PgConnection implements Runnable {
       return true;
     }
     try (QueryResult result = timed(sql)) {
+      notices(result);
       if (result.hasRows()) {
         sendRows(result);
       } else {
@@ -559,14 +561,17 @@ final class PgConnection implements Runnable {
   /** COPY … FROM STDIN: the rows appended as one commit, or nothing on CopyFail or an error. */
   private boolean copyIn(DataInputStream in, PgCopy copy) throws IOException {
     try {
-      Optional<dev.timelake.AppendResult> appended = copy.receive(lake, in, out);
+      Optional<QueryResult> appended = copy.receive(lake, session, in, out);
       if (appended.isEmpty()) {
         error(
             "57014",
             "COPY into " + copy.table() + " was cancelled by the client; nothing appended");
         return false;
       }
-      out.begin('C').string("COPY " + appended.get().rows()).end();
+      try (QueryResult result = appended.get()) {
+        notices(result);
+        out.begin('C').string("COPY " + result.rowCount().orElse(0)).end();
+      }
       return true;
     } catch (TimelakeException e) {
       error(e.sqlState(), e.getMessage());
@@ -660,8 +665,27 @@ final class PgConnection implements Runnable {
     out.int8(0).end();
   }
 
+  /** A NoticeResponse (severity WARNING) for each of the statement's warnings. */
+  private void notices(QueryResult result) {
+    for (String warning : result.warnings()) {
+      out.begin('N')
+          .int8('S')
+          .string("WARNING")
+          .int8('V')
+          .string("WARNING")
+          .int8('C')
+          .string("01000")
+          .int8('M')
+          .string(warning)
+          .int8(0)
+          .end();
+    }
+  }
+
+  /** ReadyForQuery, with the session's transaction status (idle, in a transaction, failed). */
   private void ready() throws IOException {
-    out.begin('Z').int8('I').end();
+    char status = session == null ? 'I' : session.transactionState().status();
+    out.begin('Z').int8(status).end();
     out.flush();
   }
 }

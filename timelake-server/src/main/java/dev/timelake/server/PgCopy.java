@@ -1,7 +1,8 @@
 package dev.timelake.server;
 
-import dev.timelake.AppendResult;
 import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
@@ -77,11 +78,12 @@ final class PgCopy {
   }
 
   /**
-   * Receives the client's CopyData until CopyDone into a staging file and appends it; empty when
-   * the client sent CopyFail (nothing is appended then).
+   * Receives the client's CopyData until CopyDone into a staging file and appends it as a write of
+   * {@code session} (held until COMMIT inside a transaction); empty when the client sent CopyFail
+   * (nothing is appended then).
    */
-  Optional<AppendResult> receive(Lake lake, DataInputStream in, PgMessages.Writer out)
-      throws IOException {
+  Optional<QueryResult> receive(
+      Lake lake, Session session, DataInputStream in, PgMessages.Writer out) throws IOException {
     Table target = lake.table(table);
     List<String> names = columns.isEmpty() ? visibleColumns(target) : columns;
     out.begin('G').int8(0).int16(names.size());
@@ -115,7 +117,7 @@ final class PgCopy {
           }
         }
       }
-      return Optional.of(target.newAppend().fromCsv(file).commit());
+      return Optional.of(session.copyFrom(table, file));
     } finally {
       Files.deleteIfExists(file);
     }
