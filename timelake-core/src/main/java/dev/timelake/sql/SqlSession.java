@@ -548,12 +548,9 @@ public final class SqlSession implements AutoCloseable {
     String source = planned.sql();
     List<String> names = insertColumns(table, columns, source);
     ClientRows rows =
-        new ClientRows(
+        ClientRows.of(
             "SELECT * FROM (" + source + ") AS __tl_insert(" + SqlText.identifiers(names) + ")",
-            select instanceof net.sf.jsqlparser.statement.select.Values
-                ? AppendSource.Casting.LITERALS
-                : AppendSource.Casting.ASSIGNMENT,
-            select instanceof net.sf.jsqlparser.statement.select.Values ? "VALUES" : "query");
+            select);
     String operation = kind == StatementKind.UPSERT ? "upsert" : "insert";
     java.time.Instant now = clock.instant();
     if (transaction.isOpen()) {
@@ -583,16 +580,30 @@ public final class SqlSession implements AutoCloseable {
   }
 
   /**
-   * Rows of a query run on the client's connection (where the client's temporary tables, macros and
-   * transaction are), handed to Timelake's connection as Arrow batches and staged there in the
-   * client's time zone, so that a literal like {@code '2026-01-01 10:00'} means what it meant to
-   * the client.
+   * The rows an INSERT writes: a query run on the client's connection (where the client's temporary
+   * tables, macros and transaction are), handed to Timelake's connection as Arrow batches; or
+   * VALUES of literals, which mean the same on any connection and are read there directly (most
+   * small INSERTs, and every one a driver sends with its parameters inlined). Either is staged in
+   * the client's time zone, so that {@code '2026-01-01 10:00'} means what it meant to the client.
    */
-  private record ClientRows(String sql, AppendSource.Casting casting, String description) {
+  private record ClientRows(
+      String sql, AppendSource.Casting casting, String description, boolean literals) {
     private static final long BATCH_ROWS = 65_536;
+
+    static ClientRows of(String sql, Select select) {
+      if (select instanceof net.sf.jsqlparser.statement.select.Values values) {
+        return new ClientRows(
+            sql, AppendSource.Casting.LITERALS, "VALUES", LiteralValues.holdsOnlyLiterals(values));
+      }
+      return new ClientRows(sql, AppendSource.Casting.ASSIGNMENT, "query", false);
+    }
   }
 
   private long stage(ClientRows rows, PendingAppend into, java.time.Instant now) {
+    if (rows.literals()) {
+      return inClientTimeZone(
+          () -> into.add(new AppendSource.Query(rows.sql(), rows.casting()), now));
+    }
     try (ResultSet result = client.query(rows.sql());
         org.apache.arrow.memory.BufferAllocator allocator =
             new org.apache.arrow.memory.RootAllocator()) {
@@ -602,24 +613,31 @@ public final class SqlSession implements AutoCloseable {
               result
                   .unwrap(org.duckdb.DuckDBResultSet.class)
                   .arrowExportStream(allocator, ClientRows.BATCH_ROWS);
-      EngineConnection staging = work();
-      boolean otherZone = !client.timeZone().equals(staging.timeZone());
-      if (otherZone) {
-        staging.execute("SET TimeZone = " + SqlText.literal(client.timeZone()));
-        staging.readTimeZone();
-      }
-      try {
-        return into.add(
-            new AppendSource.ArrowStream(reader, rows.casting(), rows.description()), now);
-      } finally {
-        if (otherZone) {
-          staging.execute("SET TimeZone = 'UTC'");
-          staging.readTimeZone();
-        }
-      }
+      return inClientTimeZone(
+          () ->
+              into.add(
+                  new AppendSource.ArrowStream(reader, rows.casting(), rows.description()), now));
     } catch (java.sql.SQLException e) {
       throw new dev.timelake.QueryFailedException(
           "Cannot read the rows to insert: " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs {@code staging} with Timelake's connection in the client's time zone, then in UTC. */
+  private long inClientTimeZone(java.util.function.LongSupplier staging) {
+    EngineConnection connection = work();
+    boolean otherZone = !client.timeZone().equals(connection.timeZone());
+    if (otherZone) {
+      connection.execute("SET TimeZone = " + SqlText.literal(client.timeZone()));
+      connection.readTimeZone();
+    }
+    try {
+      return staging.getAsLong();
+    } finally {
+      if (otherZone) {
+        connection.execute("SET TimeZone = 'UTC'");
+        connection.readTimeZone();
+      }
     }
   }
 

@@ -221,6 +221,18 @@ class ClientTransactionTest {
   }
 
   @Test
+  void valuesCallingTheClientsOwnMacroAreComputedOnTheClientsConnection() {
+    run("CREATE TEMPORARY MACRO bump(x) AS x + 1");
+    run("INSERT INTO iot.r VALUES ('m1', TIMESTAMPTZ '2026-03-01 00:00:00+00', bump(1))");
+    run("BEGIN");
+    run("INSERT INTO iot.r VALUES ('m2', TIMESTAMPTZ '2026-03-01 00:00:00+00', bump(2))");
+    run("COMMIT");
+
+    assertThat(rows("SELECT device, value FROM iot.r WHERE device LIKE 'm%' ORDER BY device"))
+        .containsExactly(List.of("m1", 2.0), List.of("m2", 3.0));
+  }
+
+  @Test
   void copyFromCsvInsideTransactionIsHeldUntilCommit() throws Exception {
     Path csv = warehouse.resolveSibling(warehouse.getFileName() + "-copy.csv");
     Files.writeString(csv, "device,time,value\nc1,2026-01-01 00:00:00+00,7\n");
