@@ -46,4 +46,20 @@ final class CliRunner {
     return new Run(
         status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
+
+  /**
+   * Creates {@code name} as {@code (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)}, time column
+   * time, series key device, through {@code timelake create}.
+   */
+  Run createReadings(String name) {
+    return run(
+        "create",
+        name,
+        "--columns",
+        "device VARCHAR, time TIMESTAMPTZ, value DOUBLE",
+        "--time-column",
+        "time",
+        "--series-key",
+        "device");
+  }
 }

@@ -23,16 +23,7 @@ class RollupCommandsTest {
   @BeforeAll
   static void createTable() throws IOException {
     cli = new CliRunner(directory.resolve("warehouse"));
-    assertOk(
-        cli.run(
-            "create",
-            "iot.r",
-            "--columns",
-            "device VARCHAR, time TIMESTAMPTZ, value DOUBLE",
-            "--time-column",
-            "time",
-            "--series-key",
-            "device"));
+    assertOk(cli.createReadings("iot.r"));
     Path csv = directory.resolve("r.csv");
     Files.writeString(
         csv,

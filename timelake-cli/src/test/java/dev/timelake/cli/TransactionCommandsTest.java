@@ -20,16 +20,7 @@ class TransactionCommandsTest {
   @BeforeEach
   void createAndLoad() {
     cli = new CliRunner(directory.resolve("warehouse"));
-    succeeds(
-        cli.run(
-            "create",
-            "iot.r",
-            "--columns",
-            "device VARCHAR, time TIMESTAMPTZ, value DOUBLE",
-            "--time-column",
-            "time",
-            "--series-key",
-            "device"));
+    succeeds(cli.createReadings("iot.r"));
     succeeds(
         cli.run(
             "sql",

@@ -64,16 +64,11 @@ class MaintenanceFailureTest {
     State before = state();
 
     assertThatThrownBy(
-            () ->
-                table
-                    .newMaintenance()
-                    .progress(
-                        message -> {
-                          if (message.endsWith("(2 of 2)")) {
-                            throw new IllegalStateException("injected crash");
-                          }
-                        })
-                    .run())
+            maintainWithFault(
+                message -> message.endsWith("(2 of 2)"),
+                () -> {
+                  throw new IllegalStateException("injected crash");
+                }))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("injected crash");
 
@@ -174,21 +169,29 @@ class MaintenanceFailureTest {
     State before = state();
 
     assertThatThrownBy(
-            () ->
-                table
-                    .newMaintenance()
-                    .progress(
-                        message -> {
-                          if (message.startsWith("committing")) {
-                            emptyFilesWrittenSince(before.files());
-                          }
-                        })
-                    .run())
+            maintainWithFault(
+                message -> message.startsWith("committing"),
+                () -> emptyFilesWrittenSince(before.files())))
         .isInstanceOf(CommitFailedException.class)
         .hasMessageStartingWith("Cannot commit the rewrite of " + NAME + " partition 2026-01-01:")
         .hasMessageContaining("the files written to replace them hold 0; nothing was committed");
 
     assertThat(state()).isEqualTo(before);
+  }
+
+  /** A maintenance run that injects {@code fault} when its progress reports {@code at}. */
+  private org.assertj.core.api.ThrowableAssert.ThrowingCallable maintainWithFault(
+      java.util.function.Predicate<String> at, Runnable fault) {
+    return () ->
+        table
+            .newMaintenance()
+            .progress(
+                message -> {
+                  if (at.test(message)) {
+                    fault.run();
+                  }
+                })
+            .run();
   }
 
   /** Replaces every data file not in {@code existing} by an empty file of the same schema. */
