@@ -69,6 +69,7 @@ public final class TableCreator {
 
   /** Creates the table described by {@code definition} in {@code catalog}. */
   public static Table create(Catalog catalog, TableDefinition definition) {
+    definition.name().requireCreatable();
     return new TableCreator(definition).create(catalog);
   }
 

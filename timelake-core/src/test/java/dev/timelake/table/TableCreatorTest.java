@@ -51,6 +51,37 @@ class TableCreatorTest {
   }
 
   @Test
+  void refusesNamesTheEngineOrClientsGiveAnotherMeaning() {
+    for (String name :
+        List.of(
+            "system.t",
+            "memory.t",
+            "temp.t",
+            "main.t",
+            "pg_catalog.t",
+            "information_schema.t",
+            "tl_pg.t",
+            "iot.__tl_stage",
+            "iot.pg_catalog")) {
+      assertThatThrownBy(
+              () ->
+                  lake.createTable(
+                      TableDefinition.builder(name).column("v", ColumnType.DOUBLE).build()))
+          .as(name)
+          .isInstanceOf(ValidationException.class)
+          .hasMessageContaining(
+              "is a reserved name (reserved: information_schema, main, memory,"
+                  + " pg_catalog, system, temp, and names starting with tl_ or __tl)");
+    }
+    assertThatThrownBy(() -> session.sql("CREATE TABLE main.t (v DOUBLE)"))
+        .hasMessage(
+            "Cannot create main.t: 'main' is a reserved name (reserved: information_schema, main,"
+                + " memory, pg_catalog, system, temp, and names starting with tl_ or __tl); choose"
+                + " another namespace");
+    assertThat(lake.tables()).noneMatch(table -> table.namespace().equals("main"));
+  }
+
+  @Test
   void storesContractAsTimelakePropertiesOfAFormatTwoTable() {
     lake.createTable(
         TableDefinition.builder("iot.contract")
