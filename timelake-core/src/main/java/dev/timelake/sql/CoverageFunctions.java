@@ -7,6 +7,7 @@ import dev.timelake.TableName;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
 import dev.timelake.index.CoverageView;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -95,18 +96,41 @@ final class CoverageFunctions {
       this.gaps = gaps;
     }
 
+    /**
+     * Every argument is checked before its value is read: reading a NULL DuckDB value from Java
+     * aborts the whole process in native code.
+     */
     @Override
     public Rows bind(DuckDBTableFunctionBindInfo info) {
-      TableName name = TableName.parse(info.getParameter(0).getString());
+      String function = gaps ? "timelake_gaps" : "timelake_coverage";
+      String table0 = text(info, 0, function, "a table name");
+      String start = text(info, 1, function, "a range start");
+      String end = text(info, 2, function, "a range end");
+      if (table0.isBlank()) {
+        throw dev.timelake.TimelakeException.validation(
+            "%s needs a table name, not an empty string", function);
+      }
+      TableName name = TableName.parse(table0);
       LoadedTable table = catalog.require(name);
+      if (!table.contract().hasIndexGranularity()) {
+        throw dev.timelake.TimelakeException.validation(
+            "%s(%s, …): %s has no index granularity, so it keeps no coverage (create it with"
+                + " index_granularity)",
+            function, SqlText.literal(table0), name);
+      }
       boolean clock = table.contract().hasLogicalClock();
       CoverageView view;
       long from;
       long to;
       try (EngineConnection connection = catalog.engine().connect()) {
         view = CoverageView.current(table.iceberg(), table.contract(), connection);
-        from = bound(connection, table, info.getParameter(1).getString());
-        to = bound(connection, table, info.getParameter(2).getString());
+        from = bound(connection, table, start);
+        to = bound(connection, table, end);
+      }
+      if (from > to) {
+        throw dev.timelake.TimelakeException.validation(
+            "%s(%s, %s, %s): the range ends before it starts",
+            function, SqlText.literal(table0), SqlText.literal(start), SqlText.literal(end));
       }
       DuckDBColumnType gapBound =
           clock ? DuckDBColumnType.BIGINT : DuckDBColumnType.TIMESTAMP_WITH_TIME_ZONE;
@@ -122,7 +146,11 @@ final class CoverageFunctions {
       }
       List<List<Object>> rows = new ArrayList<>();
       if (gaps) {
-        long minIntervals = info.getParameter(3).getLong();
+        long minIntervals = whole(info, 3, function, "min_intervals");
+        if (minIntervals < 1) {
+          throw dev.timelake.TimelakeException.validation(
+              "%s: min_intervals must be at least 1, not %d", function, minIntervals);
+        }
         info.addResultColumn("gap_start", gapBound);
         info.addResultColumn("gap_end", gapBound);
         info.addResultColumn("intervals", DuckDBColumnType.BIGINT);
@@ -189,6 +217,39 @@ final class CoverageFunctions {
     }
   }
 
+  /** Argument {@code index} (VARCHAR) as text, refused with a message when it is NULL. */
+  private static String text(
+      DuckDBTableFunctionBindInfo info, int index, String function, String what) {
+    try (org.duckdb.DuckDBValue value = argument(info, index, function, what)) {
+      return value.getString();
+    }
+  }
+
+  /** Argument {@code index} (BIGINT), refused with a message when it is NULL. */
+  private static long whole(
+      DuckDBTableFunctionBindInfo info, int index, String function, String what) {
+    try (org.duckdb.DuckDBValue value = argument(info, index, function, what)) {
+      return value.getLong();
+    }
+  }
+
+  /** Argument {@code index}, present and not NULL; the caller closes it. */
+  private static org.duckdb.DuckDBValue argument(
+      DuckDBTableFunctionBindInfo info, int index, String function, String what) {
+    if (index >= info.parametersCount()) {
+      throw dev.timelake.TimelakeException.validation("%s needs %s", function, what);
+    }
+    org.duckdb.DuckDBValue value = info.getParameter(index);
+    if (value == null) {
+      throw dev.timelake.TimelakeException.validation("%s needs %s, not NULL", function, what);
+    }
+    if (value.isNull()) {
+      value.close();
+      throw dev.timelake.TimelakeException.validation("%s needs %s, not NULL", function, what);
+    }
+    return value;
+  }
+
   private static void write(
       DuckDBWritableVector vector, int row, ColumnType.Kind kind, Object value) {
     switch (kind) {
@@ -216,10 +277,6 @@ final class CoverageFunctions {
    * epoch (the text of any TIMESTAMPTZ, DATE or timestamp string).
    */
   private static long bound(EngineConnection connection, LoadedTable table, String text) {
-    if (text == null) {
-      throw dev.timelake.TimelakeException.validation(
-          "The coverage of %s needs a range start and end, not NULL", table.name());
-    }
     if (table.contract().hasLogicalClock()) {
       try {
         return Long.parseLong(text.strip());
