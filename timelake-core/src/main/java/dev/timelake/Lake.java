@@ -222,9 +222,21 @@ public final class Lake implements AutoCloseable {
     return staging;
   }
 
-  /** A new SQL session with its own settings. Sessions are not thread-safe; use one per thread. */
+  /**
+   * A new SQL session of the local user, with its own settings and the full power of DuckDB (any
+   * statement, files, extensions). Sessions are not thread-safe; use one per thread.
+   */
   public Session newSession() {
-    return new Session(catalog);
+    return new Session(catalog, java.util.Optional.empty());
+  }
+
+  /**
+   * A new SQL session for a server's client: what it may do is {@code access}'s role in its
+   * namespaces, and it never runs what would reach beyond its own session (see {@link
+   * ClientAccess}). What a server opens for every connection.
+   */
+  public Session newSession(ClientAccess access) {
+    return new Session(catalog, java.util.Optional.of(access));
   }
 
   /** The implementation's view of the lake, for the API's own classes. */

@@ -27,8 +27,8 @@ import java.util.Optional;
 public final class Session implements AutoCloseable {
   private final SqlSession session;
 
-  Session(LakeCatalog catalog) {
-    this.session = new SqlSession(catalog);
+  Session(LakeCatalog catalog, java.util.Optional<ClientAccess> access) {
+    this.session = new SqlSession(catalog, access);
   }
 
   /**

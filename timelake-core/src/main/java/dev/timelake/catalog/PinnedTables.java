@@ -28,6 +28,15 @@ public final class PinnedTables {
     return find(name).orElseGet(() -> PinnedTable.current(catalog.require(name)));
   }
 
+  /** The existing tables looked up so far, sorted. */
+  public java.util.List<TableName> names() {
+    return pinned.entrySet().stream()
+        .filter(entry -> entry.getValue().isPresent())
+        .map(Map.Entry::getKey)
+        .sorted()
+        .toList();
+  }
+
   /** Uses {@code table} for every later lookup of its name in this statement. */
   public PinnedTables pin(PinnedTable table) {
     pinned.put(table.name(), Optional.of(table));

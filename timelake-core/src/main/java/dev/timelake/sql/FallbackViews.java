@@ -28,6 +28,10 @@ final class FallbackViews {
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final SessionSettings settings;
+
+  /** The tables the session's user may read: views are made for those only. */
+  private final java.util.function.Predicate<TableName> readable;
+
   private final Set<String> schemas = new HashSet<>();
 
   /** What each view reads now: a view is replaced only when its table changed, keeping its oid. */
@@ -35,10 +39,15 @@ final class FallbackViews {
 
   private String attached;
 
-  FallbackViews(LakeCatalog catalog, EngineConnection connection, SessionSettings settings) {
+  FallbackViews(
+      LakeCatalog catalog,
+      EngineConnection connection,
+      SessionSettings settings,
+      java.util.function.Predicate<TableName> readable) {
     this.catalog = catalog;
     this.connection = connection;
     this.settings = settings;
+    this.readable = readable;
   }
 
   void refresh() {
@@ -53,6 +62,7 @@ final class FallbackViews {
       attached = name;
     }
     Set<TableName> current = new HashSet<>(catalog.tables());
+    current.removeIf(readable.negate());
     for (TableName gone : Set.copyOf(defined.keySet())) {
       if (!current.contains(gone)) {
         drop(gone);

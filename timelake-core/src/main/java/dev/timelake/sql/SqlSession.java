@@ -3,6 +3,7 @@ package dev.timelake.sql;
 import dev.timelake.AppendResult;
 import dev.timelake.Column;
 import dev.timelake.NotFoundException;
+import dev.timelake.Role;
 import dev.timelake.RollupRoute;
 import dev.timelake.StatementKind;
 import dev.timelake.TableName;
@@ -71,18 +72,39 @@ public final class SqlSession implements AutoCloseable {
   private EngineConnection work;
 
   private final ClientTransaction transaction = new ClientTransaction();
+
+  /** A server client's user and role; empty for the local user, who has DuckDB's full power. */
+  private final Optional<dev.timelake.ClientAccess> access;
+
+  private final ClientStatementPolicy policy;
   private final SessionSettings settings = new SessionSettings();
   private final FallbackViews fallback;
   private final RollupStatements rollups;
   private Clock clock = Clock.systemUTC();
   private long newestFirstRuns;
 
+  /** A session of the local user, with the full power of DuckDB. */
   public SqlSession(LakeCatalog catalog) {
+    this(catalog, Optional.empty());
+  }
+
+  /**
+   * A session for {@code access}, a server client's user (see {@link ClientStatementPolicy}), or
+   * for the local user when empty.
+   */
+  public SqlSession(LakeCatalog catalog, Optional<dev.timelake.ClientAccess> access) {
     this.catalog = catalog;
+    this.access = access;
     CoverageFunctions.installOn(catalog);
     PostgresCatalog.installOn(catalog);
     this.client = catalog.engine().connect();
-    this.fallback = new FallbackViews(catalog, client, settings);
+    this.policy = new ClientStatementPolicy(client, catalog);
+    this.fallback =
+        new FallbackViews(
+            catalog,
+            client,
+            settings,
+            name -> access.map(a -> a.reaches(name.namespace())).orElse(true));
     this.rollups = new RollupStatements(catalog, this::work, this);
     client.execute(
         "CREATE OR REPLACE TEMPORARY MACRO date_bin(stride, source, origin := TIMESTAMPTZ"
@@ -149,6 +171,9 @@ public final class SqlSession implements AutoCloseable {
    * statement but ROLLBACK is refused and nothing of it commits.
    */
   public StatementOutcome execute(String sql) {
+    if (access.isPresent()) {
+      ClientStatementPolicy.requireOneStatement(sql);
+    }
     Optional<TransactionControl> control = TransactionControl.of(sql);
     if (control.isPresent()) {
       return transactionControl(control.get());
@@ -286,6 +311,7 @@ public final class SqlSession implements AutoCloseable {
     transaction.requireNotFailed();
     try {
       LoadedTable table = catalog.require(name);
+      require(Role.WRITE, name, "COPY " + name + " FROM STDIN");
       java.time.Instant now = clock.instant();
       if (transaction.isOpen()) {
         PendingAppend pending = transaction.pendingFor(table, "append", this::work);
@@ -319,6 +345,24 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
+  /** True when {@code table} names a temporary table of the client's connection, not a lake's. */
+  private boolean isClientTable(Table table) {
+    String name =
+        table.getSchemaName() == null
+            ? table.getName()
+            : table.getSchemaName() + "." + table.getName();
+    return policy.isTemporary("TABLE", SyntaxNames.unquote(name).toLowerCase(Locale.ROOT))
+        && !catalog.exists(SyntaxNames.tableName(table));
+  }
+
+  /**
+   * Refuses what needs {@code role} on {@code table} when the session's user lacks it; the local
+   * user may do everything.
+   */
+  private void require(Role role, TableName table, String what) {
+    access.ifPresent(a -> a.require(role, table.namespace(), what));
+  }
+
   /** Timelake's own connection, started at its first use. */
   private EngineConnection work() {
     if (work == null) {
@@ -332,6 +376,10 @@ public final class SqlSession implements AutoCloseable {
     PostgresCatalog.refuseInternalNames(text);
     Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
     if (rollupStatement.isPresent()) {
+      require(
+          Role.ADMIN,
+          rollupStatement.get().name(),
+          rollupStatement.get().kind() + " MATERIALIZED ROLLUP " + rollupStatement.get().name());
       transaction.refuseInside(
           rollupStatement.get().kind() + " MATERIALIZED ROLLUP " + rollupStatement.get().name());
       return rollups.run(rollupStatement.get(), clock.instant());
@@ -347,6 +395,7 @@ public final class SqlSession implements AutoCloseable {
     java.util.regex.Matcher optimize = OPTIMIZE.matcher(text);
     if (optimize.matches()) {
       TableName name = TableName.parse(optimize.group(1));
+      require(Role.ADMIN, name, "OPTIMIZE " + name);
       transaction.refuseInside("OPTIMIZE " + name);
       return optimize(name);
     }
@@ -363,6 +412,8 @@ public final class SqlSession implements AutoCloseable {
     }
     if (statement instanceof Select) {
       return query(statement, text);
+    } else if (statement instanceof Insert insert && isClientTable(insert.getTable())) {
+      return passThrough(text);
     } else if (statement instanceof Insert insert) {
       return insert(
           insert.getTable(), insert.getColumns(), insert.getSelect(), StatementKind.INSERT);
@@ -534,6 +585,9 @@ public final class SqlSession implements AutoCloseable {
     }
     QueryRewriter rewriter = new QueryRewriter(catalog, tables, client, settings, constants);
     String sql = rewriter.rewrite(statement);
+    for (TableName read : tables.names()) {
+      require(Role.READ, read, "read " + read);
+    }
     explanation.addAll(rewriter.explanation());
     return new PlannedStatement(sql, routes, explanation);
   }
@@ -544,6 +598,10 @@ public final class SqlSession implements AutoCloseable {
       Select select,
       StatementKind kind) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(target));
+    require(
+        Role.WRITE,
+        table.name(),
+        (kind == StatementKind.UPSERT ? "INSERT OR REPLACE INTO " : "INSERT INTO ") + table.name());
     PlannedStatement planned = plan(select);
     String source = planned.sql();
     List<String> names = insertColumns(table, columns, source);
@@ -721,6 +779,7 @@ public final class SqlSession implements AutoCloseable {
       return passThrough(text);
     }
     TableName name = SyntaxNames.tableName(create.getTable());
+    require(Role.ADMIN, name, "CREATE TABLE " + name);
     transaction.refuseInside("CREATE TABLE " + name);
     if (create.isIfNotExists() && catalog.exists(name)) {
       return StatementOutcome.message(
@@ -743,7 +802,10 @@ public final class SqlSession implements AutoCloseable {
     }
     TableName name = SyntaxNames.tableName(drop.getName());
     if (catalog.exists(name)) {
+      require(Role.ADMIN, name, "DROP TABLE " + name);
       transaction.refuseInside("DROP TABLE " + name);
+    } else if (access.isPresent()) {
+      return passThrough(text);
     }
     if (catalog.drop(name)) {
       return StatementOutcome.message(StatementKind.DROP_TABLE, "Dropped table " + name);
@@ -768,6 +830,9 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome showTables() {
     List<List<String>> rows = new ArrayList<>();
     for (TableName name : catalog.tables()) {
+      if (access.isPresent() && !access.get().reaches(name.namespace())) {
+        continue;
+      }
       Optional<LoadedTable> table = catalog.load(name);
       String kind =
           table.map(t -> t.contract().isTimeSeries() ? "time-series" : "plain").orElse("?");
@@ -778,6 +843,7 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome describe(Table node) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(node));
+    require(Role.READ, table.name(), "DESCRIBE " + table.name());
     List<List<String>> rows = new ArrayList<>();
     for (Column column : table.contract().columns()) {
       String role =
@@ -836,6 +902,7 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome alter(net.sf.jsqlparser.statement.alter.Alter alter) {
     TableName name = SyntaxNames.tableName(alter.getTable());
     catalog.require(name);
+    require(Role.ADMIN, name, "ALTER TABLE " + name);
     transaction.refuseInside("ALTER TABLE " + name);
     List<Column> added = DdlParser.addedColumns(name, alter);
     catalog.addColumns(name, added);
@@ -893,6 +960,9 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome passThrough(String text, List<String> explanation) {
+    if (access.isPresent()) {
+      policy.check(text);
+    }
     java.sql.Statement statement = null;
     client.defineFunctionsFor(text);
     try {
