@@ -20,8 +20,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.iceberg.DataFile;
@@ -75,8 +77,22 @@ public final class MaintenanceRunner {
       throw e;
     }
     progress.accept("committing " + written.size() + " rewrites of " + table.name());
-    return commit(plan, now, written, started);
+    return commit(plan, now, written, started, OnReplaced.SKIP);
   }
+
+  /**
+   * What a commit does with a rewrite whose input files a concurrent commit replaced first (an
+   * inline compaction after a writer's append, say): fail the whole commit, as a distributed
+   * maintenance must, or leave that rewrite out, commit the rest, and try again against the new
+   * snapshot when the race is lost at the commit itself.
+   */
+  private enum OnReplaced {
+    FAIL,
+    SKIP
+  }
+
+  /** How often a run that skips replaced rewrites tries to commit before it gives up. */
+  private static final int COMMIT_ATTEMPTS = 5;
 
   /**
    * Commits the plan's rewrites, whose merged files are written (by {@link #write}, here or in
@@ -86,11 +102,28 @@ public final class MaintenanceRunner {
    */
   public MaintenanceReport commit(
       MaintenancePlan plan, Instant now, Map<Rewrite, List<String>> written, long startedNanos) {
+    return commit(plan, now, written, startedNanos, OnReplaced.FAIL);
+  }
+
+  private MaintenanceReport commit(
+      MaintenancePlan plan,
+      Instant now,
+      Map<Rewrite, List<String>> written,
+      long startedNanos,
+      OnReplaced onReplaced) {
     Table iceberg = table.iceberg();
     List<PlannedFile> before = ScanPlanner.liveFiles(table);
     int rewritten = 0;
+    List<String> explanation = new ArrayList<>(plan.explanation());
     if (!plan.rewrites().isEmpty() || plan.partitionsDropped() > 0) {
-      rewritten = commitRewrites(plan, written);
+      Set<Rewrite> skipped = new LinkedHashSet<>();
+      rewritten = commitRewrites(plan, written, onReplaced, skipped);
+      for (Rewrite rewrite : skipped) {
+        explanation.add(
+            "skipped the rewrite of partition "
+                + rewrite.label()
+                + ": a concurrent commit replaced its files first; a later run picks it up");
+      }
       // Before expiry removes the snapshots the new one's coverage is derived from.
       iceberg.refresh();
       dev.timelake.index.CoverageStore.attachTo(
@@ -111,10 +144,14 @@ public final class MaintenanceRunner {
         expired,
         orphans,
         Duration.ofNanos(System.nanoTime() - startedNanos),
-        plan.explanation());
+        explanation);
   }
 
-  private int commitRewrites(MaintenancePlan plan, Map<Rewrite, List<String>> written) {
+  private int commitRewrites(
+      MaintenancePlan plan,
+      Map<Rewrite, List<String>> written,
+      OnReplaced onReplaced,
+      Set<Rewrite> skipped) {
     DataFileWriter writer = new DataFileWriter(connection, table.iceberg(), table.contract());
     List<String> locations = written.values().stream().flatMap(List::stream).toList();
     try {
@@ -140,8 +177,41 @@ public final class MaintenanceRunner {
             rewrite.files().size());
         files.put(rewrite, dataFiles);
       }
-      commit(plan, files);
-      return plan.rewrites().size();
+      for (int attempt = 1; ; attempt++) {
+        skipped.clear();
+        Map<Rewrite, List<DataFile>> committing = new LinkedHashMap<>(files);
+        if (onReplaced == OnReplaced.SKIP) {
+          Map<String, DataFile> live = liveDataFiles(table.iceberg());
+          for (Rewrite rewrite : plan.rewrites()) {
+            if (rewrite.files().stream().anyMatch(file -> !live.containsKey(file.location()))) {
+              skipped.add(rewrite);
+              committing.remove(rewrite);
+            }
+          }
+        }
+        try {
+          if (!committing.isEmpty() || plan.retentionCutoffMicros().isPresent()) {
+            commit(plan, committing);
+          }
+          List<String> orphans = new ArrayList<>();
+          skipped.forEach(rewrite -> orphans.addAll(written.get(rewrite)));
+          writer.deleteAll(orphans, null);
+          return committing.size();
+        } catch (ConflictException e) {
+          if (onReplaced == OnReplaced.FAIL || attempt >= COMMIT_ATTEMPTS) {
+            throw e;
+          }
+          progress.accept(
+              "a concurrent commit replaced files of "
+                  + table.name()
+                  + "; committing again against it (attempt "
+                  + (attempt + 1)
+                  + " of "
+                  + COMMIT_ATTEMPTS
+                  + ")");
+          table.iceberg().refresh();
+        }
+      }
     } catch (CommitStateUnknownException e) {
       // The commit may have succeeded: the written files may be live, so they stay.
       throw e;

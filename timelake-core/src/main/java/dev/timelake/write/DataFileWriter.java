@@ -77,13 +77,19 @@ public final class DataFileWriter {
     return builder.build();
   }
 
-  /** Deletes files, adding failures to {@code failure} as suppressed exceptions. */
+  /**
+   * Deletes files, adding failures to {@code failure} (when not null) as suppressed exceptions; a
+   * file that cannot be deleted is left for orphan cleanup.
+   */
   public void deleteAll(List<String> locations, Exception failure) {
     for (String location : locations) {
       try {
         table.io().deleteFile(location);
       } catch (RuntimeException e) {
-        failure.addSuppressed(e);
+        // Left for orphan cleanup; a failure being reported carries it along.
+        if (failure != null) {
+          failure.addSuppressed(e);
+        }
       }
     }
   }

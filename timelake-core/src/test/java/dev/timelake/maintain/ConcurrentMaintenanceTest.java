@@ -95,6 +95,55 @@ class ConcurrentMaintenanceTest {
     }
   }
 
+  /**
+   * A full maintenance completes while a writer keeps appending with inline maintenance, whose
+   * compactions replace files the full run is rewriting: the run leaves those rewrites out or
+   * commits again against the new snapshot, and never fails for it.
+   */
+  @Test
+  void fullMaintenanceCompletesWhileAppendsKeepArriving() throws Exception {
+    long seed = Long.getLong("timelake.seed", System.nanoTime());
+    try (MaintenanceFixture fixture = new MaintenanceFixture(warehouse)) {
+      fixture.create(
+          readings(NAME)
+              .chunk(Chunk.HOUR)
+              .option("compact-cold-after", "1h")
+              .option("compact-min-files", "2")
+              .option("target-file-size", "4KiB"));
+      Table table = fixture.lake.table(NAME);
+      AtomicBoolean writing = new AtomicBoolean(true);
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      try {
+        Future<?> writer =
+            pool.submit(
+                () -> {
+                  Random random = new Random(seed);
+                  for (int a = 0; writing.get() && a < 400; a++) {
+                    Instant ingest = T0.plus(Duration.ofSeconds(ingestSeconds.incrementAndGet()));
+                    Map<LatestWrites.Key, Row> rows = new LinkedHashMap<>();
+                    Instant now = T0.plus(Duration.ofMinutes(7L * a));
+                    addRow(rows, new Row("w", now, random.nextDouble()));
+                    addRow(
+                        rows,
+                        new Row("w", T0.plus(Duration.ofMinutes(7L * random.nextInt(a + 1))), 0.5));
+                    commitWithRetries(table, ingest, List.copyOf(rows.values()));
+                  }
+                  return null;
+                });
+        for (int run = 0; run < 4; run++) {
+          // Every run must complete: a run that loses a race to the writer's compactions retries.
+          fixture.lake.table(NAME).newMaintenance().run();
+        }
+        writing.set(false);
+        writer.get(5, TimeUnit.MINUTES);
+      } finally {
+        writing.set(false);
+        pool.shutdownNow();
+      }
+      assertThat(fixture.query(ROWS.formatted(NAME))).as("seed %d", seed).isEqualTo(oracle.rows());
+    }
+  }
+
   /** Appends rows of the writer's own device, moving forward, plus copies of shared keys. */
   private Void write(Table table, String device, Random random) {
     for (int a = 0; a < APPENDS; a++) {

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.timelake.CommitFailedException;
 import dev.timelake.CommitStateUnknownException;
 import dev.timelake.ConflictException;
+import dev.timelake.MaintenanceReport;
 import dev.timelake.Table;
 import dev.timelake.TableName;
 import dev.timelake.catalog.Catalogs;
@@ -118,18 +119,76 @@ class MaintenanceFailureTest {
   }
 
   @Test
-  void maintenanceOfFilesAnotherRunReplacedFails() throws Exception {
+  void maintenanceSkipsTheRewritesAnotherRunReplacedFirst() throws Exception {
+    LoadedTable loaded = fixture.loaded(NAME);
+    MaintenancePlan first = fullPlan(loaded);
+    MaintenancePlan stale = fullPlan(loaded);
+    try (EngineConnection connection = fixture.planning().engine().connect()) {
+      new MaintenanceRunner(loaded, connection, message -> {}).run(first, Instant.now());
+      long snapshot = currentSnapshotId();
+      Set<String> files = fixture.filesOnDisk(NAME);
+
+      MaintenanceReport report =
+          new MaintenanceRunner(fixture.loaded(NAME), connection, message -> {})
+              .run(stale, Instant.now());
+
+      assertThat(report.partitionsRewritten()).isZero();
+      assertThat(report.explanation())
+          .contains(
+              "skipped the rewrite of partition 2026-01-01: a concurrent commit replaced its files"
+                  + " first; a later run picks it up");
+      assertThat(currentSnapshotId()).isEqualTo(snapshot);
+      assertThat(fixture.filesOnDisk(NAME)).isEqualTo(files); // its own files deleted again
+      assertThat(fixture.query(ROWS.formatted(NAME))).isEqualTo(oracle.rows());
+    }
+  }
+
+  /**
+   * A writer's inline compaction replaces the files a full run is rewriting, between the run's
+   * writing and its commit: the run leaves those rewrites out and completes.
+   */
+  @Test
+  void aRunWhoseFilesAConcurrentCompactionReplacedCompletes() {
+    java.util.concurrent.atomic.AtomicBoolean raced =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    MaintenanceReport report =
+        table
+            .newMaintenance()
+            .progress(
+                message -> {
+                  if (message.startsWith("committing") && !raced.getAndSet(true)) {
+                    fixture.lake.table(NAME).newMaintenance().run();
+                  }
+                })
+            .run();
+
+    assertThat(raced).isTrue();
+    assertThat(report.explanation())
+        .anyMatch(line -> line.startsWith("skipped the rewrite of partition 2026-01-0"));
+    assertThat(fixture.query(ROWS.formatted(NAME))).isEqualTo(oracle.rows());
+    assertThat(fixture.dataFiles(NAME)).hasSize(2);
+  }
+
+  /** A distributed maintenance commits its plan whole or not at all. */
+  @Test
+  void distributedCommitOfFilesAnotherRunReplacedFails() throws Exception {
     LoadedTable loaded = fixture.loaded(NAME);
     MaintenancePlan first = fullPlan(loaded);
     MaintenancePlan stale = fullPlan(loaded);
     String replaced = stale.rewrites().get(0).files().get(0).location();
     try (EngineConnection connection = fixture.planning().engine().connect()) {
+      MaintenanceRunner staleRunner = new MaintenanceRunner(loaded, connection, message -> {});
+      Map<Rewrite, List<String>> written = new java.util.LinkedHashMap<>();
+      for (Rewrite rewrite : stale.rewrites()) {
+        written.put(rewrite, staleRunner.write(rewrite));
+      }
       new MaintenanceRunner(loaded, connection, message -> {}).run(first, Instant.now());
       State afterFirst = state();
       MaintenanceRunner runner =
           new MaintenanceRunner(fixture.loaded(NAME), connection, message -> {});
 
-      assertThatThrownBy(() -> runner.run(stale, Instant.now()))
+      assertThatThrownBy(() -> runner.commit(stale, Instant.now(), written, System.nanoTime()))
           .isInstanceOf(ConflictException.class)
           .hasMessage(
               "Cannot commit maintenance of "
@@ -139,7 +198,13 @@ class MaintenanceFailureTest {
                   + " was replaced by a concurrent commit; the table is unchanged, run maintain"
                   + " again");
 
-      assertThat(state()).isEqualTo(afterFirst);
+      State after = state();
+      assertThat(after.snapshotId()).isEqualTo(afterFirst.snapshotId());
+      assertThat(after.rows()).isEqualTo(afterFirst.rows());
+      // Its own written files are deleted again; nothing else changed on disk.
+      Set<String> expected = new java.util.TreeSet<>(afterFirst.files());
+      written.values().forEach(expected::removeAll);
+      assertThat(after.files()).isEqualTo(expected);
     }
   }
 
