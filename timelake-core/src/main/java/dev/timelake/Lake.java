@@ -92,7 +92,8 @@ public final class Lake implements AutoCloseable {
         new LakeCatalog(
             Catalogs.openConfigured(warehouse, configured, work),
             description,
-            work.resolve(warehouse.isRemote() ? "tmp" : "")),
+            work.resolve(warehouse.isRemote() ? "tmp" : ""),
+            warehouse),
         java.util.Optional.of(warehouse.folder().orElse(work)));
   }
 

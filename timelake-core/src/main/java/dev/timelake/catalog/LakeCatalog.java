@@ -8,6 +8,8 @@ import dev.timelake.engine.Engine;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
 import dev.timelake.storage.LakeFileIO;
+import dev.timelake.storage.LocalFileIO;
+import dev.timelake.storage.Warehouse;
 import dev.timelake.table.Level;
 import dev.timelake.table.Setting;
 import dev.timelake.table.Settings;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -44,11 +47,30 @@ public final class LakeCatalog implements AutoCloseable {
   private final QueryHeat heat = new QueryHeat();
   private Engine engine;
   private boolean confined;
+  private final Optional<Warehouse> warehouse;
 
+  /**
+   * The lake of {@code catalog}, whose drops delete leftover files only inside the warehouse the
+   * catalog was configured with (its {@code warehouse} property; none known: no leftovers deleted).
+   */
   public LakeCatalog(Catalog catalog, String description, Path tempDirectory) {
+    this(catalog, description, tempDirectory, Optional.empty());
+  }
+
+  /**
+   * The lake of {@code catalog} whose tables live in {@code warehouse}: drops delete leftover files
+   * only in table folders inside it, whatever the catalog (or a REST catalog's server) says.
+   */
+  public LakeCatalog(Catalog catalog, String description, Path tempDirectory, Warehouse warehouse) {
+    this(catalog, description, tempDirectory, Optional.of(warehouse));
+  }
+
+  private LakeCatalog(
+      Catalog catalog, String description, Path tempDirectory, Optional<Warehouse> warehouse) {
     this.catalog = catalog;
     this.description = description;
     this.tempDirectory = tempDirectory;
+    this.warehouse = warehouse;
   }
 
   /** The engine's temporary folder, which it may read and write even when confined. */
@@ -205,7 +227,9 @@ public final class LakeCatalog implements AutoCloseable {
   /**
    * Drops a table and deletes its files: those its metadata names, and what Timelake left in its
    * folders (last-value indexes, staged files, files of failed writes); on a local disk also the
-   * folders that are then empty. False when it did not exist.
+   * folders that are then empty. Leftovers are deleted only when the table's location is a table
+   * folder inside the lake's warehouse (see {@link #leftoverFolder}): a table someone placed
+   * elsewhere keeps whatever else lies there. False when it did not exist.
    */
   public boolean drop(TableName name) {
     Optional<Table> table = load(name).map(LoadedTable::iceberg);
@@ -213,22 +237,25 @@ public final class LakeCatalog implements AutoCloseable {
     long started = System.currentTimeMillis();
     boolean dropped = catalog.dropTable(identifier(name), true);
     if (dropped && table.isPresent()) {
-      deleteLeftovers(table.get(), started);
+      Optional<String> folder = leftoverFolder(table.get());
+      if (folder.isPresent()) {
+        deleteLeftovers(LakeFileIO.of(table.get().io()), folder.get(), started);
+      }
     }
     return dropped;
   }
 
   /**
    * Deletes what Iceberg's purge leaves of a dropped table in the folders Timelake writes ({@code
-   * data}, {@code metadata}, {@code staging}): files older than the drop, so that a table created
-   * again at the same location meanwhile keeps its own. On a local disk the empty folders go too.
+   * data}, {@code metadata}, {@code staging}) under {@code folder}: files older than the drop, so
+   * that a table created again at the same location meanwhile keeps its own. On a local disk the
+   * empty folders go too.
    */
-  private static void deleteLeftovers(Table table, long droppedAtMillis) {
-    LakeFileIO io = LakeFileIO.of(table.io());
-    for (String folder : List.of("data", "metadata", "staging")) {
+  private static void deleteLeftovers(LakeFileIO io, String folder, long droppedAtMillis) {
+    for (String subfolder : List.of("data", "metadata", "staging")) {
       try {
         List<String> left = new ArrayList<>();
-        for (FileInfo file : io.listPrefix(table.location() + "/" + folder + "/")) {
+        for (FileInfo file : io.listPrefix(folder + "/" + subfolder + "/")) {
           if (file.createdAtMillis() <= droppedAtMillis && !file.location().endsWith("/")) {
             left.add(file.location());
           }
@@ -238,7 +265,64 @@ public final class LakeCatalog implements AutoCloseable {
         // The table is dropped; files left behind are untidy, not wrong.
       }
     }
-    io.deleteEmptyFolders(table.location());
+    io.deleteEmptyFolders(folder);
+  }
+
+  /**
+   * The dropped table's folder, when its leftovers may be deleted: its location must lie at least
+   * two levels inside the warehouse ({@code <warehouse>/<namespace>/<table>}, never the warehouse
+   * or a namespace folder, whose {@code data}, {@code metadata} and {@code staging} are other
+   * tables), with no {@code .} or {@code ..} part, on the warehouse's own storage and, on a local
+   * disk, also once symbolic links are resolved. Empty otherwise, and when the warehouse is
+   * unknown.
+   */
+  private Optional<String> leftoverFolder(Table table) {
+    Optional<Warehouse> root = warehouse.or(() -> configuredWarehouse(table));
+    String location = table.location().replaceAll("/+$", "");
+    if (root.isEmpty() || root.get().isRemote() != LakeFileIO.isRemote(location)) {
+      return Optional.empty();
+    }
+    if (root.get().isRemote()) {
+      String prefix = root.get().location() + "/";
+      if (!location.startsWith(prefix)) {
+        return Optional.empty();
+      }
+      List<String> parts = List.of(location.substring(prefix.length()).split("/", -1));
+      boolean plain =
+          parts.stream().noneMatch(part -> part.isEmpty() || part.equals(".") || part.equals(".."));
+      return plain && parts.size() >= 2 ? Optional.of(location) : Optional.empty();
+    }
+    try {
+      Path folder = LocalFileIO.path(location);
+      Path base = root.get().folder().orElseThrow();
+      if (!folder.isAbsolute()
+          || !folder.normalize().equals(folder)
+          || !inTableFolder(base, folder)
+          || (Files.exists(folder) && !inTableFolder(base.toRealPath(), folder.toRealPath()))) {
+        return Optional.empty();
+      }
+      return Optional.of(folder.toString());
+    } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty(); // a location this disk cannot resolve is not the lake's
+    }
+  }
+
+  private static boolean inTableFolder(Path base, Path folder) {
+    return folder.startsWith(base) && base.relativize(folder).getNameCount() >= 2;
+  }
+
+  /**
+   * The warehouse the table's catalog was configured with, if it says and names a supported one.
+   */
+  private static Optional<Warehouse> configuredWarehouse(Table table) {
+    try {
+      String configured = table.io().properties().get(CatalogProperties.WAREHOUSE_LOCATION);
+      return configured == null || configured.isBlank()
+          ? Optional.empty()
+          : Optional.of(Warehouse.parse(configured));
+    } catch (UnsupportedOperationException | TimelakeException e) {
+      return Optional.empty(); // no properties, or a warehouse Timelake cannot store tables in
+    }
   }
 
   /**

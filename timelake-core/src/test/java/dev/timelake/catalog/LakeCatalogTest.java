@@ -16,12 +16,18 @@ import dev.timelake.Table;
 import dev.timelake.TableName;
 import dev.timelake.ValidationException;
 import dev.timelake.engine.SqlText;
+import dev.timelake.storage.LakeFileIO;
+import dev.timelake.storage.Warehouse;
+import dev.timelake.testkit.LocalS3;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -200,6 +206,132 @@ class LakeCatalogTest {
       assertThat(lake.findTable(TableName.parse("iot.gone"))).isEmpty();
       assertThat(folder).as("no empty folders left behind").doesNotExist();
     }
+  }
+
+  @Test
+  void dropOfATableOutsideTheWarehouseDeletesNothingElseThere() throws Exception {
+    Path warehouse = root.resolve("warehouse");
+    Path outside = root.resolve("outside");
+    try (Lake lake = Lake.open(warehouse)) {
+      lake.createTable(readings("iot.readings").build());
+      // An old or foreign table, or one a catalog client placed where it liked.
+      createIcebergTable(warehouse, TableIdentifier.of("iot", "foreign"), outside);
+      List<Path> canaries =
+          List.of(
+              write(outside.resolve("data/canary.parquet")),
+              write(outside.resolve("metadata/canary.json")),
+              write(outside.resolve("staging/canary.csv")));
+
+      assertThat(lake.dropTable(TableName.parse("iot.foreign"))).isTrue();
+
+      assertThat(lake.findTable(TableName.parse("iot.foreign"))).isEmpty();
+      assertThat(canaries).allSatisfy(canary -> assertThat(canary).isRegularFile());
+    }
+  }
+
+  @Test
+  void dropOfATableAtANamespaceFolderKeepsTheTablesInside() throws Exception {
+    Path warehouse = root.resolve("warehouse");
+    try (Lake lake = Lake.open(warehouse)) {
+      // iot.data's files are under <warehouse>/iot/data/: the data folder of a table at iot/.
+      Table data = lake.createTable(readings("iot.data").build());
+      data.newAppend().row("a", T1, 1.0).commit();
+      List<Path> files = dataFiles(data);
+      createIcebergTable(
+          warehouse, TableIdentifier.of("iot", "squatter"), warehouse.resolve("iot"));
+
+      assertThat(lake.dropTable(TableName.parse("iot.squatter"))).isTrue();
+
+      assertThat(files).isNotEmpty().allSatisfy(file -> assertThat(file).isRegularFile());
+      assertThat(query(lake, "SELECT device, value FROM iot.data"))
+          .containsExactly(List.of("a", 1.0));
+    }
+  }
+
+  @Test
+  void dropDeletesLeftoversOnlyInTheWarehouseTheLakeWasGiven() throws Exception {
+    Path warehouse = root.resolve("warehouse");
+    Path leftover;
+    try (LakeCatalog elsewhere =
+        new LakeCatalog(
+            Catalogs.openEmbedded(warehouse),
+            "a lake told its warehouse is elsewhere",
+            root.resolve("tmp"),
+            Warehouse.of(root.resolve("elsewhere")))) {
+      String location = elsewhere.create(readings("iot.kept").build()).iceberg().location();
+      leftover = write(Path.of(location, "staging", "left.csv"));
+
+      assertThat(elsewhere.drop(TableName.parse("iot.kept"))).isTrue();
+    }
+    assertThat(leftover).as("not in the warehouse this lake was given").isRegularFile();
+
+    try (LakeCatalog lake =
+        new LakeCatalog(
+            Catalogs.openEmbedded(warehouse),
+            "a lake told its warehouse",
+            root.resolve("tmp"),
+            Warehouse.of(warehouse))) {
+      String location = lake.create(readings("iot.gone").build()).iceberg().location();
+      leftover = write(Path.of(location, "staging", "left.csv"));
+
+      assertThat(lake.drop(TableName.parse("iot.gone"))).isTrue();
+
+      assertThat(leftover).doesNotExist();
+      assertThat(Path.of(location)).as("no empty folders left behind").doesNotExist();
+    }
+  }
+
+  @Test
+  void dropOnObjectStorageDeletesLeftoversOnlyUnderTheWarehousePrefix() throws Exception {
+    try (LocalS3 s3 = LocalS3.start(root.resolve("s3"))) {
+      String warehouse = s3.createBucket("plant") + "/lake";
+      Path objects = s3.folderOf("plant");
+      Map<String, String> properties = new java.util.HashMap<>(s3.properties());
+      properties.put("uri", "jdbc:sqlite:" + root.resolve("catalog.db"));
+      properties.put(LakeFileIO.CACHE_DIRECTORY, root.resolve("cache").toString());
+      try (Lake lake = Lake.open(warehouse, properties)) {
+        lake.createTable(readings("iot.gone").build());
+        Path leftover = write(objects.resolve("lake/iot/gone/staging/left.csv"));
+        org.apache.iceberg.catalog.Catalog iceberg =
+            Catalogs.openWarehouse(Warehouse.parse(warehouse), properties);
+        try {
+          iceberg
+              .buildTable(
+                  TableIdentifier.of("iot", "foreign"),
+                  new Schema(Types.NestedField.optional(1, "tag", Types.StringType.get())))
+              .withLocation("s3://plant/elsewhere")
+              .create();
+        } finally {
+          ((AutoCloseable) iceberg).close();
+        }
+        Path canary = write(objects.resolve("elsewhere/staging/canary.csv"));
+
+        assertThat(lake.dropTable(TableName.parse("iot.foreign"))).isTrue();
+        assertThat(lake.dropTable(TableName.parse("iot.gone"))).isTrue();
+
+        assertThat(canary).isRegularFile();
+        assertThat(leftover).doesNotExist();
+      }
+    }
+  }
+
+  /** Creates a table through Iceberg's own catalog API, at {@code location}. */
+  private static void createIcebergTable(Path warehouse, TableIdentifier id, Path location)
+      throws Exception {
+    org.apache.iceberg.catalog.Catalog iceberg = Catalogs.openEmbedded(warehouse);
+    try {
+      iceberg
+          .buildTable(id, new Schema(Types.NestedField.optional(1, "tag", Types.StringType.get())))
+          .withLocation(location.toString())
+          .create();
+    } finally {
+      ((AutoCloseable) iceberg).close();
+    }
+  }
+
+  private static Path write(Path file) throws Exception {
+    Files.createDirectories(file.getParent());
+    return Files.writeString(file, "canary");
   }
 
   @Test
