@@ -145,6 +145,16 @@ final class ServeCommand extends LakeCommand {
         }
       }
       exposureWarning(listen, tls.isPresent()).ifPresent(err()::println);
+      if (!credentials.usersWithoutRole().isEmpty()) {
+        err()
+            .println(
+                "warning: users without a role in "
+                    + usersFile
+                    + " ("
+                    + String.join(", ", credentials.usersWithoutRole())
+                    + ") are admins; give each a role (timelake hash-password NAME --role"
+                    + " read|write|admin)");
+      }
       restExposureWarning(listen, restPort).ifPresent(err()::println);
     } catch (IOException | IllegalArgumentException e) {
       lake.close();

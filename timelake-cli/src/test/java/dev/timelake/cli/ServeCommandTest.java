@@ -98,17 +98,42 @@ class ServeCommandTest {
   }
 
   @Test
-  void hashPasswordPrintsAUsersFileLineThatLogsIn() {
+  void hashPasswordPrintsAUsersFileLineWithTheUsersRole() throws Exception {
     Run run =
-        new CliRunner(directory.resolve("w")).runWithInput("s3cret\n", "hash-password", "grafana");
-    assertThat(run.status()).isZero();
+        new CliRunner(directory.resolve("w"))
+            .runWithInput(
+                "s3cret\n",
+                "hash-password",
+                "grafana",
+                "--role",
+                "read",
+                "--namespaces",
+                "iot,plant");
+    assertThat(run.status()).as(run.err()).isZero();
     String line = run.out().strip();
-    assertThat(line).startsWith("grafana:SCRAM-SHA-256$4096:");
-    assertThat(dev.timelake.server.ScramSecret.parse(line.substring("grafana:".length())).text())
-        .isEqualTo(line.substring("grafana:".length()));
-    Run refused = new CliRunner(directory.resolve("w")).runWithInput("\n", "hash-password", "a:b");
+    assertThat(line)
+        .startsWith("grafana:SCRAM-SHA-256$4096:")
+        .endsWith(" role=read namespaces=iot,plant");
+    java.nio.file.Path users = directory.resolve("users.txt");
+    java.nio.file.Files.writeString(users, line + "\n");
+    assertThat(dev.timelake.server.Credentials.fromFile(users).accessOf("grafana"))
+        .isEqualTo(
+            new dev.timelake.ClientAccess(
+                "grafana", dev.timelake.Role.READ, java.util.Set.of("iot", "plant")));
+
+    Run refused =
+        new CliRunner(directory.resolve("w"))
+            .runWithInput("\n", "hash-password", "a:b", "--role", "read");
     assertThat(refused.status()).isNotZero();
     assertThat(refused.err()).contains("Invalid user name 'a:b'");
+    Run noRole = new CliRunner(directory.resolve("w")).runWithInput("pw\n", "hash-password", "bob");
+    assertThat(noRole.status()).isNotZero();
+    assertThat(noRole.err()).contains("Missing required option: '--role=ROLE'");
+    Run badRole =
+        new CliRunner(directory.resolve("w"))
+            .runWithInput("pw\n", "hash-password", "bob", "--role", "root");
+    assertThat(badRole.status()).isNotZero();
+    assertThat(badRole.err()).contains("Unknown role 'root' (expected read, write or admin)");
   }
 
   @Test

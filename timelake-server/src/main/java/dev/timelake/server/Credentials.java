@@ -2,6 +2,8 @@ package dev.timelake.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.timelake.ClientAccess;
+import dev.timelake.Role;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,10 +20,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Who may connect, each user with a SCRAM-SHA-256 verifier ({@link ScramSecret}): from {@code
- * TIMELAKE_USER} and {@code TIMELAKE_PASSWORD} (no user: any name with that password), and from a
- * users file of {@code name:SCRAM-SHA-256$…} lines. There is never a default password, and no
- * server runs without credentials.
+ * Who may connect, each user with a SCRAM-SHA-256 verifier ({@link ScramSecret}) and a {@link
+ * Role}: from {@code TIMELAKE_USER} and {@code TIMELAKE_PASSWORD} (no user: any name with that
+ * password; an admin), and from a users file of {@code name:SCRAM-SHA-256$… [role=read|write|admin]
+ * [namespaces=iot,plant]} lines (a line without a role, as files written before roles have, is an
+ * admin). There is never a default password, and no server runs without credentials.
  */
 public final class Credentials {
   /** The variable naming the user (default: any user name the client sends is that user). */
@@ -33,15 +36,31 @@ public final class Credentials {
   private final Map<String, ScramSecret> users;
   private final Optional<ScramSecret> anyUser;
 
+  /** What each listed user may do; users not in it (and any-name logins) are admins. */
+  private final Map<String, ClientAccess> roles;
+
+  /** Users of a file whose line gives no role: admins, as before roles existed. */
+  private final Set<String> withoutRole;
+
   /** Passwords already checked, by digest of user and password: PBKDF2 once, not per request. */
   private final Set<String> admitted = ConcurrentHashMap.newKeySet();
 
   /** Failed logins per address, for every server these credentials guard. */
   private final LoginThrottle throttle = new LoginThrottle(Clock.systemUTC());
 
-  private Credentials(Map<String, ScramSecret> users, Optional<ScramSecret> anyUser) {
+  private Credentials(
+      Map<String, ScramSecret> users,
+      Optional<ScramSecret> anyUser,
+      Map<String, ClientAccess> roles,
+      Set<String> withoutRole) {
     this.users = Map.copyOf(users);
     this.anyUser = anyUser;
+    this.roles = Map.copyOf(roles);
+    this.withoutRole = Set.copyOf(withoutRole);
+  }
+
+  private Credentials(Map<String, ScramSecret> users, Optional<ScramSecret> anyUser) {
+    this(users, anyUser, Map.of(), Set.of());
   }
 
   /** One user ({@code user} null or empty: any name) with {@code password}. */
@@ -71,6 +90,8 @@ public final class Credentials {
   public static Credentials fromFile(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     Map<String, ScramSecret> users = new LinkedHashMap<>();
+    Map<String, ClientAccess> roles = new LinkedHashMap<>();
+    Set<String> withoutRole = new java.util.TreeSet<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();
       if (line.isEmpty() || line.startsWith("#")) {
@@ -85,23 +106,85 @@ public final class Credentials {
       if (users.containsKey(name)) {
         throw new IllegalArgumentException(where + "user '" + name + "' is listed twice");
       }
+      String[] fields = line.substring(colon + 1).split("\\s+");
       try {
-        users.put(name, ScramSecret.parse(line.substring(colon + 1)));
-      } catch (IllegalArgumentException e) {
+        users.put(name, ScramSecret.parse(fields[0]));
+        Optional<ClientAccess> access = access(name, List.of(fields).subList(1, fields.length));
+        access.ifPresentOrElse(a -> roles.put(name, a), () -> withoutRole.add(name));
+      } catch (IllegalArgumentException | dev.timelake.TimelakeException e) {
         throw new IllegalArgumentException(where + "user '" + name + "': " + e.getMessage(), e);
       }
     }
     if (users.isEmpty()) {
       throw new IllegalArgumentException(file + " lists no users");
     }
-    return new Credentials(users, Optional.empty());
+    return new Credentials(users, Optional.empty(), roles, withoutRole);
+  }
+
+  /** A user's {@code role=…} and {@code namespaces=…} fields; empty when the line gives no role. */
+  private static Optional<ClientAccess> access(String user, List<String> fields) {
+    Optional<Role> role = Optional.empty();
+    Set<String> namespaces = new java.util.TreeSet<>();
+    for (String field : fields) {
+      int equals = field.indexOf('=');
+      String key = equals < 0 ? field : field.substring(0, equals);
+      String value = equals < 0 ? "" : field.substring(equals + 1);
+      switch (key) {
+        case "role" -> role = Optional.of(Role.parse(value));
+        case "namespaces" -> {
+          for (String namespace : value.split(",")) {
+            // A valid, creatable namespace name; the table part is a placeholder.
+            namespaces.add(
+                new dev.timelake.TableName(namespace.strip(), "t").requireCreatable().namespace());
+          }
+        }
+        default ->
+            throw new IllegalArgumentException(
+                "unknown field '" + field + "' (expected role=read|write|admin, namespaces=a,b)");
+      }
+    }
+    if (role.isEmpty() && !namespaces.isEmpty()) {
+      throw new IllegalArgumentException("namespaces= needs a role= too");
+    }
+    return role.map(r -> new ClientAccess(user, r, namespaces));
+  }
+
+  /** The line of a users file for {@code user} with {@code secret}, {@code role} and namespaces. */
+  public static String line(String user, ScramSecret secret, Role role, Set<String> namespaces) {
+    requireNonNull(role, "role is null");
+    return user
+        + ":"
+        + secret.text()
+        + " role="
+        + role
+        + (namespaces.isEmpty()
+            ? ""
+            : " namespaces=" + String.join(",", new java.util.TreeSet<>(namespaces)));
+  }
+
+  /** What {@code user}, logged in, may do: its role (an admin when the file gives none). */
+  public ClientAccess accessOf(String user) {
+    return roles.getOrDefault(user, ClientAccess.of(user, Role.ADMIN));
+  }
+
+  /** The users of a file whose line gives no role (admins); a server warns about them. */
+  public Set<String> usersWithoutRole() {
+    return withoutRole;
   }
 
   /** These users and those of {@code other}; a user in both keeps this one's password. */
   public Credentials and(Credentials other) {
     Map<String, ScramSecret> merged = new LinkedHashMap<>(other.users);
     merged.putAll(users);
-    return new Credentials(merged, anyUser.or(() -> other.anyUser));
+    Map<String, ClientAccess> mergedRoles = new LinkedHashMap<>(other.roles);
+    Set<String> mergedWithoutRole = new java.util.TreeSet<>(other.withoutRole);
+    for (String user : users.keySet()) {
+      mergedRoles.remove(user);
+      mergedWithoutRole.remove(user);
+    }
+    mergedRoles.putAll(roles);
+    mergedWithoutRole.addAll(withoutRole);
+    return new Credentials(merged, anyUser.or(() -> other.anyUser), mergedRoles, mergedWithoutRole);
   }
 
   /** A secret key of this server's, for {@link #decoy}. */
@@ -151,6 +234,17 @@ public final class Credentials {
       admitted.add(key);
     }
     return matches;
+  }
+
+  /**
+   * The user whose password {@code password} is (an InfluxDB 2 token names no user): a listed user,
+   * or the empty name when any name may log in with it.
+   */
+  Optional<String> userOfToken(String password) {
+    if (anyUser.isPresent() && admits("", password)) {
+      return Optional.of("");
+    }
+    return users.keySet().stream().filter(user -> admits(user, password)).findFirst();
   }
 
   /** True when {@code password} is the password of some user: an InfluxDB 2 token names no user. */

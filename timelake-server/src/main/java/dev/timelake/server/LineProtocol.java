@@ -25,7 +25,8 @@ import java.util.Set;
  * lose their backslash: {@code \,} and {@code \ } in the measurement, also {@code \=} in tag keys,
  * tag values and field keys, and {@code \"} and {@code \\} in string field values. A newline always
  * ends the line, also inside a string value (InfluxDB's documentation does not allow newlines in
- * values). Bytes that are not valid UTF-8 decode to U+FFFD.
+ * values). Bytes that are not valid UTF-8 decode to U+FFFD. A timestamp is refused unless its µs
+ * are a time Timelake can store ({@link #EARLIEST_MICROS} to {@link #LATEST_MICROS}).
  */
 final class LineProtocol {
   /** Timestamp precision of a write request. */
@@ -67,19 +68,42 @@ final class LineProtocol {
      * µs since the epoch of {@code value} in this precision. Nanoseconds floor, so that a negative
      * timestamp lands in the microsecond that contains it rather than the one after.
      *
-     * @throws ArithmeticException when the µs do not fit in a long
+     * @throws ArithmeticException when the µs do not fit in a long, or are outside {@link
+     *     #EARLIEST_MICROS} to {@link #LATEST_MICROS}
      */
     long toMicros(long value) {
-      return switch (this) {
-        case NANOSECONDS -> Math.floorDiv(value, 1_000L);
-        case MICROSECONDS -> value;
-        case MILLISECONDS -> Math.multiplyExact(value, 1_000L);
-        case SECONDS -> Math.multiplyExact(value, 1_000_000L);
-        case MINUTES -> Math.multiplyExact(value, 60_000_000L);
-        case HOURS -> Math.multiplyExact(value, 3_600_000_000L);
-      };
+      long micros =
+          switch (this) {
+            case NANOSECONDS -> Math.floorDiv(value, 1_000L);
+            case MICROSECONDS -> value;
+            case MILLISECONDS -> Math.multiplyExact(value, 1_000L);
+            case SECONDS -> Math.multiplyExact(value, 1_000_000L);
+            case MINUTES -> Math.multiplyExact(value, 60_000_000L);
+            case HOURS -> Math.multiplyExact(value, 3_600_000_000L);
+          };
+      if (micros < EARLIEST_MICROS || micros > LATEST_MICROS) {
+        throw new ArithmeticException(micros + " µs is outside " + STORABLE_TIMES);
+      }
+      return micros;
     }
   }
+
+  /**
+   * The earliest time a TIMESTAMPTZ holds in DuckDB, the engine that writes Timelake's files:
+   * 290309-12-22 (BC) 00:00:00 UTC in µs since the epoch. DuckDB's date arithmetic overflows on
+   * anything earlier, so an append of such a time fails.
+   */
+  static final long EARLIEST_MICROS = -9_223_372_022_400_000_000L;
+
+  /**
+   * The latest time a TIMESTAMPTZ holds in DuckDB: 294247-01-10 04:00:54.775806 UTC in µs since the
+   * epoch ({@code Long.MAX_VALUE} is DuckDB's {@code infinity}, which no timestamp may be).
+   */
+  static final long LATEST_MICROS = Long.MAX_VALUE - 1;
+
+  /** The range of {@link #EARLIEST_MICROS} to {@link #LATEST_MICROS}, for messages. */
+  static final String STORABLE_TIMES =
+      "the times Timelake stores (290309-12-22 BC to 294247-01-10 AD)";
 
   /** The type of a field value, named after the column type it is stored in. */
   enum FieldType {
@@ -721,7 +745,8 @@ final class LineProtocol {
               + quote(text(start, i))
               + " in "
               + precision.name().toLowerCase(Locale.ROOT)
-              + " is out of range");
+              + " is out of range: it is not within "
+              + STORABLE_TIMES);
     }
   }
 

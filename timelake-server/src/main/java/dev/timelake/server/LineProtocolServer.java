@@ -1,5 +1,7 @@
 package dev.timelake.server;
 
+import static java.util.Objects.requireNonNull;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.timelake.Lake;
@@ -22,8 +24,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.zip.GZIPInputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -35,63 +37,109 @@ import org.apache.arrow.memory.RootAllocator;
  * appended by {@link LineProtocolWriter}; {@code /ping} and {@code /health} for clients that check
  * the server first. Logins are the PostgreSQL server's {@link Credentials}: {@code Authorization:
  * Token PASSWORD} (or {@code Token USER:PASSWORD}), {@code Bearer}, HTTP Basic, or v1's {@code u}
- * and {@code p} parameters. Answers follow InfluxDB: 204 when written, 400 with a JSON {@code
- * message} naming the line and field when refused (nothing of the request written), 401, 404, 405,
- * 413.
+ * and {@code p} parameters.
+ *
+ * <p>Answers follow InfluxDB, each with a JSON {@code code} and {@code message}: 204 when written;
+ * 400 naming the line and field when refused (nothing of the request written); 401; 404; 405; 413
+ * for a body over {@link Limits#maxBodyBytes}; 429 with {@code Retry-After} for an address that
+ * keeps guessing passwords; 503 (with {@code Retry-After}) when the server is overloaded, holds too
+ * much request data, has a commit conflict or is stopping, so the client sends the request again;
+ * 500 for anything unexpected, which the server logs.
+ *
+ * <p>Each request has a thread of its own from the moment its first byte arrives (up to {@link
+ * Limits#requestThreads}), and deadlines counted from that byte: a client that sends its headers or
+ * its body slowly is cut off when they pass, and holds only its own thread until then, so slow
+ * clients cannot keep others waiting. The deadlines are this server's own (no JVM-wide setting).
  */
 public final class LineProtocolServer implements AutoCloseable {
-  /**
-   * Requests handled at once. Most of them wait for a commit, which takes every request queued
-   * behind the one running: more requests in flight make bigger commits, not more CPU work.
-   */
-  static final int REQUEST_THREADS = 64;
+  private static final System.Logger LOG = System.getLogger(LineProtocolServer.class.getName());
 
   /**
-   * Request bytes held at once by all requests (bodies being read, parsed and written): beyond it a
-   * request is answered 503 and sent again by the client, so many large requests cannot exhaust the
-   * heap.
+   * What one server allows: {@code requestThreads} requests read or handled at once (a request
+   * beyond them is answered 503 by a few spare threads), {@code bytesInFlight} bytes of request
+   * bodies held at once by all requests (beyond it a request is answered 503, so many large
+   * requests cannot exhaust the heap), bodies of at most {@code maxBodyBytes} after decompression
+   * (413), the headers within {@code headerDeadline} of a request's first byte and its body within
+   * {@code requestDeadline} of it. The answer, too, must be taken by the client within {@code
+   * headerDeadline}.
    */
-  static final int MAX_BYTES_IN_FLIGHT = 512 << 20;
+  record Limits(
+      int requestThreads,
+      int bytesInFlight,
+      int maxBodyBytes,
+      Duration headerDeadline,
+      Duration requestDeadline) {
+    /**
+     * 1024 requests at once (most of them wait for a commit, which takes every request queued
+     * behind the one running: more requests in flight make bigger commits, not more CPU work), 512
+     * MiB in flight, 256 MiB bodies, headers within 10 seconds and the request within 2 minutes.
+     */
+    static final Limits DEFAULT =
+        new Limits(1024, 512 << 20, 256 << 20, Duration.ofSeconds(10), Duration.ofSeconds(120));
 
-  /**
-   * How long a client may take to send its request's headers, and then its body: a client that
-   * sends slowly (or stops) must not hold one of the request threads for longer.
-   */
-  static final Duration REQUEST_DEADLINE = Duration.ofSeconds(120);
+    Limits {
+      requireNonNull(headerDeadline, "headerDeadline is null");
+      requireNonNull(requestDeadline, "requestDeadline is null");
+      if (requestThreads < 1 || bytesInFlight < 1024 || maxBodyBytes < 1) {
+        throw new IllegalArgumentException(
+            "Limits must allow a request: "
+                + requestThreads
+                + " threads, "
+                + bytesInFlight
+                + " bytes in flight, bodies of "
+                + maxBodyBytes
+                + " bytes");
+      }
+    }
 
-  private final java.util.concurrent.Semaphore inFlight;
+    Limits withRequestThreads(int threads) {
+      return new Limits(threads, bytesInFlight, maxBodyBytes, headerDeadline, requestDeadline);
+    }
 
-  /** The largest request body accepted, after decompression. */
-  static final int MAX_BODY_BYTES = 256 << 20;
+    Limits withBytesInFlight(int bytes) {
+      return new Limits(requestThreads, bytes, maxBodyBytes, headerDeadline, requestDeadline);
+    }
+
+    Limits withMaxBodyBytes(int bytes) {
+      return new Limits(requestThreads, bytesInFlight, bytes, headerDeadline, requestDeadline);
+    }
+
+    Limits withDeadlines(Duration headers, Duration request) {
+      return new Limits(requestThreads, bytesInFlight, maxBodyBytes, headers, request);
+    }
+  }
 
   private final HttpServer http;
-  private final ExecutorService workers;
+  private final Limits limits;
+  private final ScheduledExecutorService timers = timers();
+  private final RequestThreads threads;
+  private final Semaphore inFlight;
   private final BufferAllocator allocator = new RootAllocator();
   private final Credentials credentials;
   private final LineProtocolWriter writer;
-  private final Clock clock;
-  private final java.util.concurrent.ScheduledExecutorService deadlines =
-      Executors.newSingleThreadScheduledExecutor(
-          LineProtocolWriter.daemons("timelake-http-deadline"));
-  private final Duration bodyDeadline;
+  private final Clock clock = Clock.systemUTC();
 
-  private LineProtocolServer(
-      HttpServer http,
-      Lake lake,
-      Credentials credentials,
-      int threads,
-      int bytesInFlight,
-      Duration bodyDeadline) {
-    this.bodyDeadline = bodyDeadline;
-    this.inFlight = new java.util.concurrent.Semaphore(bytesInFlight >> 10);
+  private LineProtocolServer(HttpServer http, Lake lake, Credentials credentials, Limits limits) {
     this.http = http;
+    this.limits = limits;
     this.credentials = credentials;
+    this.inFlight = new Semaphore(limits.bytesInFlight() >> 10);
     this.writer = new LineProtocolWriter(lake, allocator);
-    this.clock = Clock.systemUTC();
-    this.workers =
-        Executors.newFixedThreadPool(threads, LineProtocolWriter.daemons("timelake-http"));
-    http.setExecutor(workers);
+    this.threads = new RequestThreads(limits.requestThreads(), limits.headerDeadline(), timers);
+    http.setExecutor(threads);
     http.createContext("/", this::handle);
+  }
+
+  /**
+   * The one thread that cuts slow clients off. Each request sets a deadline or two and cancels
+   * them; cancelled ones leave the queue at once, rather than minutes later when they were due.
+   */
+  private static ScheduledExecutorService timers() {
+    java.util.concurrent.ScheduledThreadPoolExecutor timers =
+        new java.util.concurrent.ScheduledThreadPoolExecutor(
+            1, LineProtocolWriter.daemons("timelake-http-timer"));
+    timers.setRemoveOnCancelPolicy(true);
+    return timers;
   }
 
   /**
@@ -110,30 +158,20 @@ public final class LineProtocolServer implements AutoCloseable {
   public static LineProtocolServer start(
       Lake lake, InetSocketAddress address, Credentials credentials, Optional<Tls> tls)
       throws IOException {
-    return start(lake, address, credentials, tls, MAX_BYTES_IN_FLIGHT, REQUEST_DEADLINE);
+    return start(lake, address, credentials, tls, Limits.DEFAULT);
   }
 
-  /**
-   * Like the others, holding at most {@code bytesInFlight} request bytes at once and waiting at
-   * most {@code bodyDeadline} for a body (tests).
-   */
+  /** Like the others, within {@code limits}. */
   static LineProtocolServer start(
       Lake lake,
       InetSocketAddress address,
       Credentials credentials,
       Optional<Tls> tls,
-      int bytesInFlight,
-      Duration bodyDeadline)
+      Limits limits)
       throws IOException {
     if (credentials == null) {
       throw new IllegalArgumentException(
           "A server admits nobody without a password: set " + Credentials.PASSWORD_VARIABLE);
-    }
-    // The JDK's server closes connections whose headers take longer; read once, when the first
-    // server of the process starts, so a value the user set for the JVM wins.
-    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-      System.setProperty(
-          "sun.net.httpserver.maxReqTime", Long.toString(REQUEST_DEADLINE.toSeconds()));
     }
     HttpServer http;
     try {
@@ -150,9 +188,7 @@ public final class LineProtocolServer implements AutoCloseable {
       throw new IOException(
           "Cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e, e);
     }
-    LineProtocolServer server =
-        new LineProtocolServer(
-            http, lake, credentials, REQUEST_THREADS, bytesInFlight, bodyDeadline);
+    LineProtocolServer server = new LineProtocolServer(http, lake, credentials, limits);
     http.start();
     return server;
   }
@@ -162,59 +198,103 @@ public final class LineProtocolServer implements AutoCloseable {
     return http.getAddress().getPort();
   }
 
+  /**
+   * Answers one request. An {@link IOException} (the connection failed, or a deadline passed and
+   * closed it) leaves this method, so the JDK's server closes and forgets the connection; anything
+   * else is answered, and the exchange closed only after the answer.
+   */
   private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String path = exchange.getRequestURI().getPath();
-      String method = exchange.getRequestMethod();
-      Map<String, String> query;
-      try {
-        query = query(exchange.getRequestURI().getRawQuery());
-      } catch (IllegalArgumentException e) {
-        respond(exchange, 400, error("invalid", "Malformed query string: " + e.getMessage()));
+    Deadline deadline = Deadline.current();
+    try {
+      // The headers are in: the body may take until the request's deadline.
+      deadline.read(limits.requestDeadline());
+      if (deadline.isSpare()) {
+        String busy = "The server is handling " + limits.requestThreads() + " requests already";
+        new Answer(503, error("unavailable", busy + "; send it again")).send(exchange);
         return;
       }
-      switch (path) {
-        case "/ping" -> {
-          exchange.getResponseHeaders().set("X-Influxdb-Version", "Timelake");
-          exchange.sendResponseHeaders(204, -1);
-        }
-        case "/health" -> respond(exchange, 200, "{\"status\":\"pass\",\"name\":\"timelake\"}");
-        case "/api/v2/write", "/write" -> {
-          if (!method.equals("POST")) {
-            respond(exchange, 405, error("method not allowed", method + " " + path + "; use POST"));
-            return;
-          }
-          InetAddress client = exchange.getRemoteAddress().getAddress();
-          Optional<Duration> blocked = credentials.throttle().blocked(client);
-          if (blocked.isPresent()) {
-            exchange
-                .getResponseHeaders()
-                .set("Retry-After", Long.toString(Math.max(1, blocked.get().toSeconds() + 1)));
-            respond(
-                exchange,
-                429,
-                error("too many requests", LoginThrottle.refusal(client, blocked.get())));
-            return;
-          }
-          if (!HttpAuth.authorized(credentials, exchange, query)) {
-            if (HttpAuth.presentsCredentials(exchange, query)) {
-              credentials.throttle().failed(client);
-            }
-            exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
-            respond(exchange, 401, error("unauthorized", "Wrong or missing credentials"));
-            return;
-          }
-          credentials.throttle().succeeded(client);
-          write(exchange, query, path.equals("/write"));
-        }
-        default -> respond(exchange, 404, error("not found", "No endpoint " + path));
+      route(exchange, deadline);
+    } catch (RuntimeException | OutOfMemoryError e) {
+      String incident = logged(exchange, e);
+      deadline.answer(limits.headerDeadline());
+      if (exchange.getResponseCode() == -1) {
+        respond(
+            exchange,
+            500,
+            error(
+                "internal error",
+                "The server failed on this request unexpectedly (incident "
+                    + incident
+                    + " in its log); some of its tables may have been written, send it again to"
+                    + " complete it"));
       }
-    } catch (RuntimeException e) {
-      respond(exchange, 500, error("internal error", String.valueOf(e.getMessage())));
+    } finally {
+      exchange.close();
     }
   }
 
-  private void write(HttpExchange exchange, Map<String, String> query, boolean v1)
+  private void route(HttpExchange exchange, Deadline deadline) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    String method = exchange.getRequestMethod();
+    Map<String, String> query;
+    try {
+      query = query(exchange.getRequestURI().getRawQuery());
+    } catch (IllegalArgumentException e) {
+      respond(
+          exchange,
+          400,
+          error("invalid", "Malformed query string: a '%' must start two hexadecimal digits"));
+      return;
+    }
+    switch (path) {
+      case "/ping" -> {
+        exchange.getResponseHeaders().set("X-Influxdb-Version", "Timelake");
+        exchange.sendResponseHeaders(204, -1);
+      }
+      case "/health" -> respond(exchange, 200, "{\"status\":\"pass\",\"name\":\"timelake\"}");
+      case "/api/v2/write", "/write" -> {
+        if (!method.equals("POST")) {
+          respond(exchange, 405, error("method not allowed", method + " " + path + "; use POST"));
+        } else {
+          Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
+          if (access.isPresent()) {
+            write(exchange, query, path.equals("/write"), deadline, access.get());
+          }
+        }
+      }
+      default -> respond(exchange, 404, error("not found", "No endpoint " + path));
+    }
+  }
+
+  /**
+   * The user the request's credentials admit, who may write (the write or admin role); when not,
+   * the refusal is sent.
+   */
+  private Optional<dev.timelake.ClientAccess> admitted(
+      HttpExchange exchange, Map<String, String> query) throws IOException {
+    InetAddress client = exchange.getRemoteAddress().getAddress();
+    HttpAuth.Login login = HttpAuth.login(credentials, exchange, query, client);
+    if (login instanceof HttpAuth.Login.Throttled throttled) {
+      exchange
+          .getResponseHeaders()
+          .set("Retry-After", Long.toString(Math.max(1, throttled.left().toSeconds() + 1)));
+      respond(exchange, 429, error("too many requests", throttled.message()));
+      return Optional.empty();
+    }
+    if (!(login instanceof HttpAuth.Login.Admitted admitted)) {
+      exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
+      respond(exchange, 401, error("unauthorized", "Wrong or missing credentials"));
+      return Optional.empty();
+    }
+    return Optional.of(admitted.access());
+  }
+
+  private void write(
+      HttpExchange exchange,
+      Map<String, String> query,
+      boolean v1,
+      Deadline deadline,
+      dev.timelake.ClientAccess access)
       throws IOException {
     String namespace =
         Optional.ofNullable(query.get(v1 ? "db" : "bucket"))
@@ -227,51 +307,74 @@ public final class LineProtocolServer implements AutoCloseable {
       respond(exchange, 400, error("invalid", e.getMessage()));
       return;
     }
+    if (declaredLength(exchange) > limits.maxBodyBytes()) {
+      // Refused before a byte of the body is read.
+      respond(exchange, 413, tooLarge());
+      return;
+    }
     Held held = new Held();
     try {
-      write(exchange, namespace, precision, held);
+      Optional<byte[]> body;
+      try {
+        body = body(exchange, held);
+      } catch (java.util.zip.ZipException e) {
+        respond(exchange, 400, error("invalid", "The body is not gzip data, or corrupt gzip data"));
+        return;
+      } catch (java.io.EOFException e) {
+        respond(exchange, 400, error("invalid", "The gzip body ends before its compressed data"));
+        return;
+      } catch (Busy e) {
+        new Answer(
+                503,
+                error(
+                    "unavailable",
+                    "The server holds too much request data right now; send it again"))
+            .send(exchange);
+        return;
+      }
+      if (body.isEmpty()) {
+        respond(exchange, 413, tooLarge());
+        return;
+      }
+      deadline.work();
+      Answer answer = write(access, namespace, precision, body.get());
+      deadline.answer(limits.headerDeadline());
+      answer.send(exchange);
     } finally {
       inFlight.release(held.kib);
     }
   }
 
-  /** The KiB of the in-flight budget one request holds. */
-  private static final class Held {
-    int kib;
+  /** How a write request is answered: 204, or a status with an error body. */
+  private record Answer(int status, String body) {
+    static final Answer WRITTEN = new Answer(204, "");
+
+    void send(HttpExchange exchange) throws IOException {
+      if (status == 204) {
+        exchange.sendResponseHeaders(204, -1);
+        return;
+      }
+      if (status == 503) {
+        exchange.getResponseHeaders().set("Retry-After", "1");
+      }
+      respond(exchange, status, body);
+    }
   }
 
-  private void write(
-      HttpExchange exchange, String namespace, LineProtocol.Precision precision, Held held)
-      throws IOException {
-    Optional<byte[]> body;
-    // A body that does not arrive in time: closing the exchange ends the blocked read.
-    java.util.concurrent.ScheduledFuture<?> deadline =
-        deadlines.schedule(
-            exchange::close, bodyDeadline.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  /**
+   * Parses and writes {@code body}; the answer once its points are committed or refused. What no
+   * answer here expects (a failure inside the engine, a bug) is thrown, to be answered 500.
+   */
+  private Answer write(
+      dev.timelake.ClientAccess access,
+      String namespace,
+      LineProtocol.Precision precision,
+      byte[] body) {
     try {
-      body = body(exchange, held);
-    } catch (java.util.zip.ZipException | java.io.EOFException e) {
-      respond(exchange, 400, error("invalid", "The gzip body cannot be read: " + e.getMessage()));
-      return;
-    } catch (Busy e) {
-      respond(
-          exchange,
-          503,
-          error("unavailable", "The server holds too much request data right now; send it again"));
-      return;
-    } finally {
-      deadline.cancel(false);
-    }
-    if (body.isEmpty()) {
-      respond(
-          exchange,
-          413,
-          error("request too large", "The body is over " + (MAX_BODY_BYTES >> 20) + " MiB"));
-      return;
-    }
-    try {
+      access.require(
+          dev.timelake.Role.WRITE, namespace, "write line protocol into namespace " + namespace);
       long now = micros(clock.instant());
-      List<LineProtocol.Point> points = LineProtocol.parse(body.get(), precision, now);
+      List<LineProtocol.Point> points = LineProtocol.parse(body, precision, now);
       if (!points.isEmpty()) {
         // A resent body is the same points, unless some lines take the time they arrive.
         boolean untimed = points.stream().anyMatch(point -> point.micros() == now);
@@ -279,30 +382,65 @@ public final class LineProtocolServer implements AutoCloseable {
             untimed
                 ? Optional.empty()
                 : Optional.of(
-                    precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body.get())));
-        writer.write(namespace, points, requestKey);
+                    precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body)));
+        writer.write(access, namespace, points, requestKey);
       }
-      exchange.sendResponseHeaders(204, -1);
+      return Answer.WRITTEN;
     } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {
-      respond(exchange, 400, error("invalid", e.getMessage()));
+      return new Answer(400, error("invalid", e.getMessage()));
+    } catch (dev.timelake.AccessDeniedException e) {
+      return new Answer(403, error("forbidden", e.getMessage()));
+    } catch (LineProtocolWriter.Stopping e) {
+      return new Answer(503, error("unavailable", e.getMessage()));
     } catch (TimelakeException e) {
       // The client's mistake is a 400 (not to be resent); a conflict or a failed commit is the
       // server's, and a client such as Telegraf sends the request again after a 5xx.
-      boolean clients =
-          switch (e.code()) {
-            case VALIDATION,
-                NOT_FOUND,
-                ALREADY_EXISTS,
-                DUPLICATE_INDEX_INTERVAL,
-                INDEX_INTERVAL_OVERLAP ->
-                true;
-            default -> false;
-          };
-      respond(
-          exchange,
-          clients ? 400 : 503,
-          error(clients ? "invalid" : "unavailable", e.getMessage()));
+      return switch (e.code()) {
+        case VALIDATION,
+            NOT_FOUND,
+            ALREADY_EXISTS,
+            DUPLICATE_INDEX_INTERVAL,
+            INDEX_INTERVAL_OVERLAP ->
+            new Answer(400, error("invalid", e.getMessage()));
+        case CONFLICT, COMMIT_FAILED, COMMIT_STATE_UNKNOWN ->
+            new Answer(503, error("unavailable", e.getMessage()));
+        case QUERY_FAILED, INTERNAL -> throw e;
+      };
     }
+  }
+
+  private String tooLarge() {
+    return error(
+        "request too large",
+        "The body is over "
+            + limits.maxBodyBytes()
+            + " bytes (after decompression); send fewer lines per request");
+  }
+
+  /** The Content-Length the client sent; -1 without one (or a chunked body). */
+  private static long declaredLength(HttpExchange exchange) {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    try {
+      return length == null ? -1 : Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      return -1; // the JDK's server refuses such a request before it gets here
+    }
+  }
+
+  /** Logs what nobody expected under a new incident id, for the answer to name; the id. */
+  private static String logged(HttpExchange exchange, Throwable e) {
+    String incident = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    LOG.log(
+        System.Logger.Level.ERROR,
+        "Line protocol: "
+            + exchange.getRequestMethod()
+            + " "
+            + exchange.getRequestURI().getPath()
+            + " failed unexpectedly (incident "
+            + incident
+            + ")",
+        e);
+    return incident;
   }
 
   private static byte[] sha256(byte[] bytes) {
@@ -315,6 +453,11 @@ public final class LineProtocolServer implements AutoCloseable {
 
   private static long micros(Instant instant) {
     return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+  }
+
+  /** The KiB of the in-flight budget one request holds. */
+  private static final class Held {
+    int kib;
   }
 
   /** The in-flight budget is spent. */
@@ -335,7 +478,7 @@ public final class LineProtocolServer implements AutoCloseable {
     byte[] buffer = new byte[64 << 10];
     int read;
     while ((read = in.read(buffer)) > 0) {
-      if (out.size() + read > MAX_BODY_BYTES) {
+      if (out.size() + read > limits.maxBodyBytes()) {
         return Optional.empty();
       }
       int kib = (out.size() + read + 1023) / 1024 - held.kib;
@@ -391,12 +534,208 @@ public final class LineProtocolServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The threads of one server. The JDK's server hands a connection over as soon as a request's
+   * first byte arrives, and the thread it runs on reads the headers itself: so each request gets a
+   * thread of its own (up to a limit) and a {@link Deadline} from that moment, and a client that
+   * sends slowly holds only its own thread until the deadline cuts it off. A request beyond the
+   * limit runs on one of a few spare threads, only to be answered 503; beyond those, the JDK's
+   * server closes its connection.
+   */
+  static final class RequestThreads implements java.util.concurrent.Executor, AutoCloseable {
+    static final int SPARE_THREADS = 4;
+
+    private final java.util.concurrent.ThreadPoolExecutor threads;
+    private final java.util.concurrent.ThreadPoolExecutor spares;
+    private final Duration headerDeadline;
+    private final ScheduledExecutorService timers;
+
+    RequestThreads(int limit, Duration headerDeadline, ScheduledExecutorService timers) {
+      this.threads = pool(limit, "timelake-http");
+      this.spares = pool(SPARE_THREADS, "timelake-http-spare");
+      this.headerDeadline = headerDeadline;
+      this.timers = timers;
+    }
+
+    /** Up to {@code size} threads, started as needed and none kept waiting in a queue. */
+    private static java.util.concurrent.ThreadPoolExecutor pool(int size, String name) {
+      return new java.util.concurrent.ThreadPoolExecutor(
+          0,
+          size,
+          30,
+          java.util.concurrent.TimeUnit.SECONDS,
+          new java.util.concurrent.SynchronousQueue<>(),
+          LineProtocolWriter.daemons(name));
+    }
+
+    @Override
+    public void execute(Runnable exchange) {
+      long firstByte = System.nanoTime();
+      try {
+        threads.execute(() -> run(exchange, firstByte, false));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // When the spares are busy too, this throws, and the JDK's server closes the connection.
+        spares.execute(() -> run(exchange, firstByte, true));
+      }
+    }
+
+    private void run(Runnable exchange, long firstByte, boolean spare) {
+      Deadline deadline = new Deadline(firstByte, spare, timers);
+      Deadline.CURRENT.set(deadline);
+      try {
+        deadline.start(headerDeadline);
+        exchange.run();
+      } finally {
+        Deadline.CURRENT.remove();
+        deadline.finish();
+      }
+    }
+
+    @Override
+    public void close() {
+      threads.shutdownNow();
+      spares.shutdownNow();
+    }
+  }
+
+  /**
+   * The deadlines of one request, counted from its first byte, on the thread handling it. While the
+   * thread reads from the client (the headers, the body) or writes the answer, a deadline that
+   * passes interrupts the thread, which closes the connection's channel and ends a blocked read or
+   * write with an {@link IOException}; while it works (parses, writes to the lake) nothing
+   * interrupts it. Only the request's own thread calls its methods but {@link #fire}.
+   */
+  static final class Deadline {
+    static final ThreadLocal<Deadline> CURRENT = new ThreadLocal<>();
+
+    private final Thread thread = Thread.currentThread();
+    private final long firstByte;
+    private final boolean spare;
+    private final ScheduledExecutorService timers;
+    // Guarded by this: the timer thread interrupts only while the request thread reads.
+    private java.util.concurrent.ScheduledFuture<?> timer;
+    private long generation;
+    private boolean reading;
+    private boolean expired;
+    private boolean finished;
+
+    Deadline(long firstByte, boolean spare, ScheduledExecutorService timers) {
+      this.firstByte = firstByte;
+      this.spare = spare;
+      this.timers = timers;
+    }
+
+    /** The deadline of the request running on this thread. */
+    static Deadline current() {
+      Deadline deadline = CURRENT.get();
+      if (deadline == null) {
+        throw new IllegalStateException("Not a request thread of a line-protocol server");
+      }
+      return deadline;
+    }
+
+    /** Whether the request runs on a spare thread, beyond the server's limit. */
+    boolean isSpare() {
+      return spare;
+    }
+
+    /**
+     * Reads the headers until {@code afterFirstByte} after the request's first byte. When that has
+     * passed already, the thread is interrupted at once: the exchange's first read fails, and the
+     * JDK's server closes the connection.
+     */
+    synchronized void start(Duration afterFirstByte) {
+      try {
+        read(afterFirstByte);
+      } catch (IOException e) {
+        thread.interrupt();
+      }
+    }
+
+    /**
+     * Reads from the client until {@code afterFirstByte} after the request's first byte.
+     *
+     * @throws IOException when that time has passed, or an earlier deadline did
+     */
+    synchronized void read(Duration afterFirstByte) throws IOException {
+      readUntil(firstByte + afterFirstByte.toNanos());
+    }
+
+    /**
+     * Writes the answer, until {@code fromNow} from now.
+     *
+     * @throws IOException when an earlier deadline passed
+     */
+    synchronized void answer(Duration fromNow) throws IOException {
+      readUntil(System.nanoTime() + fromNow.toNanos());
+    }
+
+    /**
+     * Works without any deadline.
+     *
+     * @throws IOException when an earlier deadline passed (the connection is closed or closing)
+     */
+    synchronized void work() throws IOException {
+      requireOpen();
+      stopTimer();
+      reading = false;
+    }
+
+    private void readUntil(long nanoTime) throws IOException {
+      requireOpen();
+      stopTimer();
+      reading = true;
+      long delay = nanoTime - System.nanoTime();
+      if (delay <= 0) {
+        expired = true;
+        throw new IOException("The request's deadline has passed");
+      }
+      long expected = generation;
+      try {
+        timer =
+            timers.schedule(() -> fire(expected), delay, java.util.concurrent.TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        expired = true;
+        throw new IOException("The server is stopping", e);
+      }
+    }
+
+    private void requireOpen() throws IOException {
+      if (expired) {
+        throw new IOException("The request's deadline has passed");
+      }
+    }
+
+    private void stopTimer() {
+      generation++;
+      if (timer != null) {
+        timer.cancel(false);
+        timer = null;
+      }
+    }
+
+    /** The timer: cuts the client off when the thread still reads under this deadline. */
+    private synchronized void fire(long expected) {
+      if (expected == generation && reading && !expired && !finished) {
+        expired = true;
+        thread.interrupt();
+      }
+    }
+
+    /** The request is done: no interrupt comes after this, and none is left pending. */
+    synchronized void finish() {
+      stopTimer();
+      finished = true;
+      Thread.interrupted();
+    }
+  }
+
   /** Stops listening; requests in flight get up to a second to finish. */
   @Override
   public void close() {
     http.stop(1);
-    deadlines.shutdownNow();
-    workers.shutdownNow();
+    threads.close();
+    timers.shutdownNow();
     writer.close();
     allocator.close();
   }

@@ -1,6 +1,7 @@
 package dev.timelake.server;
 
 import dev.timelake.AlreadyExistsException;
+import dev.timelake.Chunk;
 import dev.timelake.Column;
 import dev.timelake.ColumnType;
 import dev.timelake.Lake;
@@ -13,6 +14,8 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -40,16 +43,22 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * created on first write as a time-series table (time column {@code time}, the tags as VARCHAR
  * columns and the series key, the fields as columns of their line-protocol type), fields and tags
  * it has not seen added as nullable columns. Every point is checked against its table before
- * anything is created or committed, so a rejected request changes nothing; each table's points are
- * one append whose batch id is a digest of the request, so a client that resends a request after a
- * lost answer appends nothing twice.
+ * anything is created or committed (the table's name, each tag's and field's name and type, each
+ * value's fit and each time's range in the engine and the table's partitions), so a rejected
+ * request changes nothing; each table's points are one append whose batch id is a digest of the
+ * request, so a client that resends a request after a lost answer appends nothing twice.
  */
 final class LineProtocolWriter {
+  private static final System.Logger LOG = System.getLogger(LineProtocolWriter.class.getName());
+
   /** The time column of tables this writer creates. */
   static final String TIME_COLUMN = "time";
 
   /** Unsigned 64-bit fields: Iceberg has no unsigned type, DECIMAL(20, 0) holds every value. */
   static final ColumnType UNSIGNED = ColumnType.decimal(20, 0);
+
+  /** The partitions of a table this writer creates. */
+  static final Chunk NEW_TABLE_CHUNK = Chunk.DAY;
 
   private static final long MAX_EXACT_DOUBLE = 1L << 53;
 
@@ -68,8 +77,21 @@ final class LineProtocolWriter {
     }
   }
 
+  /** The writer is stopping: nothing of the request was written, it may be sent again (503). */
+  static final class Stopping extends RuntimeException {
+    Stopping(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** The most tables one request may write: each is planned under its own lock. */
   static final int MAX_MEASUREMENTS = 1_000;
+
+  /**
+   * The longest namespace or measurement name: each is a folder name in the warehouse (at most 255
+   * bytes on common file systems) and a catalog key; this leaves room to spare.
+   */
+  static final int MAX_NAME_LENGTH = 128;
 
   /**
    * Writes {@code points} to tables of {@code namespace}: every point checked and the tables made
@@ -79,25 +101,18 @@ final class LineProtocolWriter {
    * when all are committed. {@code requestKey} identifies the request for retries (its namespace,
    * precision and body), or is empty when a resent body would be new points (lines without a
    * timestamp take the time they arrive).
+   *
+   * @throws Rejected naming the first line that cannot be written, before anything is created,
+   *     widened or appended
+   * @throws Stopping when the writer is closing
+   * @throws TimelakeException when a commit fails
    */
-  void write(String namespace, List<LineProtocol.Point> points, Optional<String> requestKey) {
-    Map<String, List<LineProtocol.Point>> byMeasurement = new java.util.HashMap<>();
-    for (LineProtocol.Point point : points) {
-      byMeasurement.computeIfAbsent(point.measurement(), m -> new ArrayList<>()).add(point);
-    }
-    if (byMeasurement.size() > MAX_MEASUREMENTS) {
-      throw new Rejected(
-          "The request writes "
-              + byMeasurement.size()
-              + " measurements; at most "
-              + MAX_MEASUREMENTS
-              + " may be written at once");
-    }
-    // In name order: the planning locks of several tables are always taken in that order.
-    Map<TableName, List<LineProtocol.Point>> byTable =
-        new java.util.TreeMap<>(java.util.Comparator.comparing(TableName::toString));
-    byMeasurement.forEach(
-        (measurement, rows) -> byTable.put(tableName(namespace, measurement), rows));
+  void write(
+      dev.timelake.ClientAccess access,
+      String namespace,
+      List<LineProtocol.Point> points,
+      Optional<String> requestKey) {
+    Map<TableName, List<LineProtocol.Point>> byTable = byTable(namespace, points);
     String digest =
         requestKey
             .map(key -> digest(namespace, key.getBytes(StandardCharsets.UTF_8)))
@@ -110,9 +125,24 @@ final class LineProtocolWriter {
         queue.planning.lock();
         held.add(queue.planning);
       }
+      // Every table's points are checked before the first table is created or widened.
       List<Batch> batches = new ArrayList<>();
       for (Map.Entry<TableName, List<LineProtocol.Point>> entry : byTable.entrySet()) {
         batches.add(plan(entry.getKey(), entry.getValue()));
+      }
+      // A writer appends to existing tables; making or widening one is an admin's.
+      for (Batch batch : batches) {
+        if (batch.create()) {
+          access.require(
+              dev.timelake.Role.ADMIN,
+              batch.name().namespace(),
+              "create table " + batch.name() + " for measurement " + batch.name().name());
+        } else if (!batch.added().isEmpty()) {
+          access.require(
+              dev.timelake.Role.ADMIN,
+              batch.name().namespace(),
+              "add columns " + String.join(", ", batch.added().keySet()) + " to " + batch.name());
+        }
       }
       for (int i = 0; i < batches.size(); i++) {
         Batch batch = batches.get(i);
@@ -127,6 +157,34 @@ final class LineProtocolWriter {
     for (Pending request : pending) {
       request.queue.commit(request);
     }
+  }
+
+  /**
+   * The points by table, in name order (the planning locks of several tables are always taken in
+   * that order). Measurements that differ only in case are one table, as in SQL.
+   */
+  private static Map<TableName, List<LineProtocol.Point>> byTable(
+      String namespace, List<LineProtocol.Point> points) {
+    Map<String, TableName> names = new java.util.HashMap<>();
+    Map<TableName, List<LineProtocol.Point>> byTable = new java.util.TreeMap<>();
+    for (LineProtocol.Point point : points) {
+      TableName name = names.get(point.measurement());
+      if (name == null) {
+        name = tableName(namespace, point);
+        names.put(point.measurement(), name);
+      }
+      byTable.computeIfAbsent(name, table -> new ArrayList<>()).add(point);
+      if (byTable.size() > MAX_MEASUREMENTS) {
+        throw new Rejected(
+            lineOf(point)
+                + "the request writes more than "
+                + MAX_MEASUREMENTS
+                + " measurements; at most "
+                + MAX_MEASUREMENTS
+                + " may be written at once");
+      }
+    }
+    return byTable;
   }
 
   private final Map<TableName, TableQueue> queues = new java.util.concurrent.ConcurrentHashMap<>();
@@ -223,7 +281,7 @@ final class LineProtocolWriter {
             committing = false;
             queued.remove(request);
           }
-          throw new IllegalStateException("The server is stopping; nothing was written", e);
+          throw new Stopping("The server is stopping; nothing was written, send it again", e);
         }
       }
       try {
@@ -344,7 +402,8 @@ final class LineProtocolWriter {
               try {
                 lake.table(name).newMaintenance().inlineOnly().run();
               } catch (RuntimeException e) {
-                // The data is committed; the next run tries again. Nothing to answer here.
+                // The data is committed and the next run tries again; nobody waits for an answer.
+                LOG.log(System.Logger.Level.WARNING, "Maintenance of " + name + " failed", e);
               }
             });
       } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -355,13 +414,33 @@ final class LineProtocolWriter {
     }
   }
 
-  private static TableName tableName(String namespace, String measurement) {
+  /**
+   * The table {@code point}'s measurement names in {@code namespace}, which a line-protocol write
+   * may create: a valid name, not reserved for DuckDB, PostgreSQL clients or Timelake, and short
+   * enough to be a folder name.
+   */
+  private static TableName tableName(String namespace, LineProtocol.Point point) {
+    TableName name;
     try {
-      return new TableName(namespace, measurement);
-    } catch (TimelakeException | IllegalArgumentException e) {
-      throw new Rejected(
-          "Measurement '" + measurement + "' cannot name a table: " + e.getMessage());
+      name = new TableName(namespace, point.measurement()).requireCreatable();
+    } catch (TimelakeException e) {
+      throw new Rejected(lineOf(point) + e.getMessage());
     }
+    if (name.namespace().length() > MAX_NAME_LENGTH || name.name().length() > MAX_NAME_LENGTH) {
+      boolean namespaceTooLong = name.namespace().length() > MAX_NAME_LENGTH;
+      String part = namespaceTooLong ? name.namespace() : name.name();
+      throw new Rejected(
+          lineOf(point)
+              + "Cannot create a table named after "
+              + (namespaceTooLong ? "namespace '" : "measurement '")
+              + (part.length() > 40 ? part.substring(0, 40) + "…" : part)
+              + "': it is "
+              + part.length()
+              + " characters long, at most "
+              + MAX_NAME_LENGTH
+              + " are allowed");
+    }
+    return name;
   }
 
   /**
@@ -370,16 +449,16 @@ final class LineProtocolWriter {
    */
   private Batch plan(TableName name, List<LineProtocol.Point> points) {
     Optional<Table> existing = lake.findTable(name);
+    existing.ifPresent(table -> requireTimeColumn(table, points.get(0)));
+    requireStorableTimes(name, existing.map(Table::chunk).orElse(NEW_TABLE_CHUNK), points);
     Map<String, ColumnType> known = new LinkedHashMap<>();
     existing.ifPresent(table -> table.columns().forEach(c -> known.put(c.name(), c.type())));
-    if (existing.isPresent() && !existing.get().timeColumn().orElse("").equals(TIME_COLUMN)) {
-      throw new Rejected(
-          "Table "
-              + name
-              + " is not a line-protocol table: its time column is "
-              + existing.get().timeColumn().map(c -> "'" + c + "'").orElse("missing")
-              + ", line protocol writes 'time'");
-    }
+    // The insertion-time column Timelake fills itself: a new table gets one, an existing one may
+    // have none (then 'time' is the only name Timelake keeps for itself).
+    String ingest =
+        existing.isPresent()
+            ? existing.get().ingestTimeColumn().orElse(TIME_COLUMN)
+            : dev.timelake.table.TableCreator.INGEST_TIME_COLUMN;
     Map<String, ColumnType> added = new LinkedHashMap<>();
     Map<String, Integer> tagLines = new java.util.HashMap<>();
     // Column names are case-insensitive in SQL: 'Temp' and 'temp' cannot be two columns.
@@ -389,7 +468,7 @@ final class LineProtocolWriter {
         .forEach(column -> spellings.put(column.toLowerCase(java.util.Locale.ROOT), column));
     for (LineProtocol.Point point : points) {
       for (String tag : point.tags().keySet()) {
-        reserved(point, tag);
+        reserved(point, tag, ingest);
         sameSpelling(name, point, tag, spellings);
         tagLines.merge(tag, 1, Integer::sum);
         ColumnType type = known.containsKey(tag) ? known.get(tag) : added.get(tag);
@@ -410,7 +489,7 @@ final class LineProtocolWriter {
         }
       }
       for (LineProtocol.Field field : point.fields()) {
-        reserved(point, field.name());
+        reserved(point, field.name(), ingest);
         sameSpelling(name, point, field.name(), spellings);
         if (point.tags().containsKey(field.name())) {
           throw new Rejected(
@@ -490,15 +569,90 @@ final class LineProtocolWriter {
     }
   }
 
-  private static void reserved(LineProtocol.Point point, String name) {
-    if (name.equals(TIME_COLUMN)
-        || name.equals(dev.timelake.table.TableCreator.INGEST_TIME_COLUMN)) {
+  /** Fails for a tag or field named (in any case) like the time or insertion-time column. */
+  private static void reserved(LineProtocol.Point point, String name, String ingest) {
+    if (name.equalsIgnoreCase(TIME_COLUMN) || name.equalsIgnoreCase(ingest)) {
       throw new Rejected(
           lineOf(point)
               + "'"
               + name
               + "' is a column Timelake sets itself (the point's timestamp and insertion time);"
               + " rename the tag or field");
+    }
+  }
+
+  /** Fails unless {@code table}'s time column is {@code time}, a TIMESTAMPTZ. */
+  private static void requireTimeColumn(Table table, LineProtocol.Point first) {
+    Optional<ColumnType> type =
+        table.columns().stream()
+            .filter(column -> column.name().equals(TIME_COLUMN))
+            .map(Column::type)
+            .findFirst();
+    if (!table.timeColumn().orElse("").equals(TIME_COLUMN)) {
+      throw new Rejected(
+          lineOf(first)
+              + "Table "
+              + table.name()
+              + " is not a line-protocol table: its time column is "
+              + table.timeColumn().map(c -> "'" + c + "'").orElse("missing")
+              + ", line protocol writes 'time'");
+    }
+    if (type.isEmpty() || type.get().kind() != ColumnType.Kind.TIMESTAMPTZ) {
+      throw new Rejected(
+          lineOf(first)
+              + "Table "
+              + table.name()
+              + " is not a line-protocol table: its time column 'time' is "
+              + type.map(ColumnType::sql).orElse("missing")
+              + ", line protocol writes TIMESTAMPTZ");
+    }
+  }
+
+  /**
+   * Fails naming the first point whose time {@code table} cannot store: outside DuckDB's
+   * TIMESTAMPTZ, or in a partition whose number (hours, days or months since 1970) does not fit in
+   * 32 bits, as Iceberg's partition transforms need.
+   */
+  private static void requireStorableTimes(
+      TableName table, Chunk chunk, List<LineProtocol.Point> points) {
+    long earliest = Long.MAX_VALUE;
+    long latest = Long.MIN_VALUE;
+    for (LineProtocol.Point point : points) {
+      earliest = Math.min(earliest, point.micros());
+      latest = Math.max(latest, point.micros());
+    }
+    // Partition numbers grow with time: when the extremes fit, every point between them does.
+    if (isStorable(chunk, earliest) && isStorable(chunk, latest)) {
+      return;
+    }
+    for (LineProtocol.Point point : points) {
+      if (!isStorable(chunk, point.micros())) {
+        String time = Instant.EPOCH.plus(point.micros(), ChronoUnit.MICROS).toString();
+        throw new Rejected(
+            lineOf(point)
+                + (point.micros() < LineProtocol.EARLIEST_MICROS
+                        || point.micros() > LineProtocol.LATEST_MICROS
+                    ? "time " + time + " is not within " + LineProtocol.STORABLE_TIMES
+                    : "time "
+                        + time
+                        + " is beyond the "
+                        + chunk.label()
+                        + " partitions of "
+                        + table
+                        + " (their number since 1970 must fit in 32 bits)"));
+      }
+    }
+  }
+
+  private static boolean isStorable(Chunk chunk, long micros) {
+    if (micros < LineProtocol.EARLIEST_MICROS || micros > LineProtocol.LATEST_MICROS) {
+      return false;
+    }
+    try {
+      dev.timelake.table.TimePartitions.ordinal(chunk, micros);
+      return true;
+    } catch (ArithmeticException | java.time.DateTimeException e) {
+      return false;
     }
   }
 
@@ -632,14 +786,28 @@ final class LineProtocolWriter {
         table.columns().stream().filter(column -> filled.contains(column.name())).toList();
     Map<String, Integer> index = new java.util.HashMap<>();
     List<FieldVector> vectors = new ArrayList<>();
-    int count = points.size();
-    for (Column column : columns) {
-      index.put(column.name(), vectors.size());
-      FieldVector vector = Batch.vector(column.name(), column.type(), allocator);
-      vector.setInitialCapacity(count);
-      vector.allocateNew();
-      vectors.add(vector);
+    try {
+      for (Column column : columns) {
+        index.put(column.name(), vectors.size());
+        FieldVector vector = Batch.vector(column.name(), column.type(), allocator);
+        vectors.add(vector);
+        vector.setInitialCapacity(points.size());
+        vector.allocateNew();
+      }
+      return fill(vectors, index, columns, points);
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // The allocator outlives the request: whatever this request took goes back.
+      vectors.forEach(FieldVector::close);
+      throw e;
     }
+  }
+
+  private static VectorSchemaRoot fill(
+      List<FieldVector> vectors,
+      Map<String, Integer> index,
+      List<Column> columns,
+      List<LineProtocol.Point> points) {
+    int count = points.size();
     TimeStampMicroTZVector time = (TimeStampMicroTZVector) vectors.get(index.get(TIME_COLUMN));
     // Parsed names are shared Strings: look each up once per batch, not once per point.
     java.util.IdentityHashMap<String, Integer> positions = new java.util.IdentityHashMap<>();
@@ -684,6 +852,7 @@ final class LineProtocolWriter {
         definition.column(Column.required(TIME_COLUMN, ColumnType.TIMESTAMPTZ));
         added.forEach(definition::column);
         definition.timeColumn(TIME_COLUMN);
+        definition.chunk(NEW_TABLE_CHUNK);
         if (!tags.isEmpty()) {
           definition.seriesKey(tags.toArray(String[]::new));
         }
@@ -720,8 +889,8 @@ final class LineProtocolWriter {
         case BOOLEAN -> new BitVector(name, allocator);
         case DECIMAL -> new DecimalVector(name, allocator, type.precision(), type.scale());
         default ->
-            throw new Rejected(
-                "Column '" + name + "' is " + type.sql() + ", which line protocol cannot fill");
+            throw new IllegalStateException(
+                "Column '" + name + "' is " + type.sql() + ", which planning lets no value into");
       };
     }
 

@@ -38,9 +38,6 @@ final class PgConnection implements Runnable {
   private static final int GSS_REQUEST = 80877104;
   private static final int CANCEL_REQUEST = 80877102;
 
-  /** How long a client may take from connecting to being logged in (PostgreSQL: 1 minute). */
-  static final java.time.Duration LOGIN_TIMEOUT = java.time.Duration.ofSeconds(30);
-
   /** {@code SET [SESSION] name =|TO value}: a PostgreSQL setting of the client's session. */
   private static final Pattern CLIENT_SETTING =
       Pattern.compile("(?is)\\s*+SET\\s++(?:SESSION\\s++)?+([a-z_]++)\\s*+(?:=|TO\\s).*");
@@ -81,6 +78,18 @@ final class PgConnection implements Runnable {
   private Session session;
   private boolean failedUntilSync;
 
+  /** Frees this client's place among the server's connections not yet logged in; once. */
+  private final Runnable loginEnded;
+
+  private boolean loginOver;
+
+  private void endLogin() {
+    if (!loginOver) {
+      loginOver = true;
+      loginEnded.run();
+    }
+  }
+
   PgConnection(
       Socket socket,
       Lake lake,
@@ -88,8 +97,10 @@ final class PgConnection implements Runnable {
       PgCancels cancels,
       ServerLimits limits,
       java.util.concurrent.ScheduledExecutorService timer,
-      Optional<Tls> tls) {
+      Optional<Tls> tls,
+      Runnable loginEnded) {
     this.socket = socket;
+    this.loginEnded = loginEnded;
     this.tls = tls;
     this.lake = lake;
     this.credentials = credentials;
@@ -131,18 +142,35 @@ final class PgConnection implements Runnable {
 
   @Override
   public void run() {
+    // A client gets the login timeout in all to log in, however slowly it sends; afterwards it may
+    // stay idle as long as it likes. The socket is closed when the deadline passes.
+    java.util.concurrent.ScheduledFuture<?> deadline =
+        timer.schedule(
+            this::closeQuietly,
+            limits.loginTimeout().toMillis(),
+            java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
-      // A client gets LOGIN_TIMEOUT to log in; afterwards it may stay idle as long as it likes.
-      socket.setSoTimeout((int) LOGIN_TIMEOUT.toMillis());
+      socket.setSoTimeout((int) limits.loginTimeout().toMillis());
       streams();
-      if (!startUp()) {
+      boolean loggedIn;
+      try {
+        loggedIn = startUp();
+      } catch (PgMessages.ProtocolException e) {
+        fatal("08P01", e.getMessage());
+        return;
+      } finally {
+        endLogin();
+      }
+      if (!loggedIn || !deadline.cancel(false)) {
         return;
       }
       socket.setSoTimeout(0);
       serve(in);
     } catch (IOException e) {
-      // The client went away (or its TLS handshake failed); nothing to answer.
+      // The client went away (or its TLS handshake failed, or its login took too long).
     } finally {
+      endLogin();
+      deadline.cancel(false);
       try {
         socket.close();
       } catch (IOException e) {
@@ -152,6 +180,14 @@ final class PgConnection implements Runnable {
         cancels.unregister(key);
         session.close();
       }
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // closed anyway
     }
   }
 
@@ -215,16 +251,17 @@ final class PgConnection implements Runnable {
           "Too many connections: this server admits " + limits.maxConnections() + " at once");
       return false;
     }
-    Optional<Duration> blocked = credentials.throttle().blocked(socket.getInetAddress());
+    String user = startup.getOrDefault("user", "");
+    Optional<Duration> blocked = credentials.throttle().reserve(socket.getInetAddress(), user);
     if (blocked.isPresent()) {
-      fatal("28000", LoginThrottle.refusal(socket.getInetAddress(), blocked.get()));
+      fatal("28000", LoginThrottle.refusal(socket.getInetAddress(), user, blocked.get()));
       return false;
     }
     if (!authenticate(in, credentials)) {
       return false;
     }
-    credentials.throttle().succeeded(socket.getInetAddress());
-    session = lake.newSession();
+    credentials.throttle().succeeded(socket.getInetAddress(), user);
+    session = lake.newSession(credentials.accessOf(user));
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
     parameter("server_encoding", "UTF8");
@@ -253,10 +290,24 @@ final class PgConnection implements Runnable {
       return false;
     }
     PgMessages.Reader initial = new PgMessages.Reader(first.body());
-    String mechanism = initial.string();
-    byte[] clientFirst = initial.bytes(initial.int32());
+    // A client answering with a cleartext or MD5 password sends no mechanism name; the length of
+    // SCRAM's data is checked against the message before anything is allocated.
+    String mechanism = "";
+    byte[] clientFirst = null;
+    try {
+      mechanism = initial.string();
+      if (Scram.MECHANISM.equals(mechanism)) {
+        clientFirst = initial.bytes(initial.int32());
+      }
+    } catch (PgMessages.ProtocolException e) {
+      // answered below
+    }
     if (!Scram.MECHANISM.equals(mechanism) || clientFirst == null) {
-      fatal("28000", "Only SCRAM-SHA-256 authentication is supported, not " + mechanism);
+      fatal(
+          "28000",
+          "Only SCRAM-SHA-256 authentication is supported (the client sent "
+              + (Scram.MECHANISM.equals(mechanism) ? "no SCRAM data" : "another method")
+              + "): use a client that supports it (libpq 10+, pgjdbc 42.2+, psycopg2 2.8+)");
       return false;
     }
     String serverFirst;
@@ -274,7 +325,6 @@ final class PgConnection implements Runnable {
     }
     String serverFinal = scram.serverFinal(new String(last.body(), StandardCharsets.UTF_8));
     if (serverFinal.isEmpty()) {
-      credentials.throttle().failed(socket.getInetAddress());
       fatal("28P01", "Password authentication failed for user \"" + user + "\"");
       return false;
     }
@@ -324,10 +374,30 @@ final class PgConnection implements Runnable {
         }
       } catch (TimelakeException e) {
         failExtended(e.sqlState(), e.getMessage());
+      } catch (PgMessages.ProtocolException e) {
+        error("08P01", e.getMessage());
+        out.flush();
+        return;
+      } catch (IllegalArgumentException e) {
+        failExtended("08P01", e.getMessage()); // the client named what does not exist
       } catch (RuntimeException e) {
-        failExtended("XX000", String.valueOf(e.getMessage()));
+        failExtended("XX000", internal(e));
       }
     }
+  }
+
+  private static final System.Logger LOG = System.getLogger(PgConnection.class.getName());
+
+  /**
+   * What a client is told of a failure Timelake did not expect: that it happened, not Java's own
+   * text (an index out of bounds tells the client nothing); the server's log has the details.
+   */
+  static String internal(RuntimeException e) {
+    LOG.log(System.Logger.Level.WARNING, "A statement failed unexpectedly", e);
+    return "Internal error ("
+        + e.getClass().getSimpleName()
+        + "); the statement changed nothing it had not committed, and the server's log has the"
+        + " details";
   }
 
   private void failExtended(String state, String message) {
@@ -553,7 +623,7 @@ final class PgConnection implements Runnable {
       error(e.sqlState(), e.getMessage());
       return false;
     } catch (RuntimeException e) {
-      error("XX000", String.valueOf(e.getMessage()));
+      error("XX000", internal(e));
       return false;
     }
   }

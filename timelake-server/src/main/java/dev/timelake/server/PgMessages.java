@@ -71,6 +71,7 @@ final class PgMessages {
     }
 
     int int32() {
+      require(4, "a 4-byte integer");
       int value =
           ((body[position] & 0xff) << 24)
               | ((body[position + 1] & 0xff) << 16)
@@ -81,12 +82,14 @@ final class PgMessages {
     }
 
     int int16() {
+      require(2, "a 2-byte integer");
       int value = (short) (((body[position] & 0xff) << 8) | (body[position + 1] & 0xff));
       position += 2;
       return value;
     }
 
     byte int8() {
+      require(1, "a byte");
       return body[position++];
     }
 
@@ -96,20 +99,38 @@ final class PgMessages {
       while (end < body.length && body[end] != 0) {
         end++;
       }
+      if (end >= body.length) {
+        throw new ProtocolException("a message ends inside a string (no terminating NUL)");
+      }
       String value = new String(body, position, end - position, StandardCharsets.UTF_8);
-      position = Math.min(body.length, end + 1);
+      position = end + 1;
       return value;
     }
 
-    /** {@code length} bytes, or null for -1. */
+    /**
+     * {@code length} bytes, or null for -1. The length a client sends is checked against what the
+     * message holds before anything is allocated.
+     */
     byte[] bytes(int length) {
       if (length < 0) {
         return null;
       }
+      require(length, length + " bytes");
       byte[] value = new byte[length];
       System.arraycopy(body, position, value, 0, length);
       position += length;
       return value;
+    }
+
+    private void require(int count, String what) {
+      if (count > body.length - position) {
+        throw new ProtocolException(
+            "a message ends before "
+                + what
+                + " (it holds "
+                + (body.length - position)
+                + " more bytes)");
+      }
     }
 
     boolean hasMore() {
@@ -184,6 +205,16 @@ final class PgMessages {
       buffer.writeTo(out);
       buffer.reset();
       out.flush();
+    }
+  }
+
+  /**
+   * A client's message that breaks the protocol's framing: answered with SQLSTATE 08P01 and the
+   * connection closed, never read past its end.
+   */
+  static final class ProtocolException extends IllegalArgumentException {
+    ProtocolException(String message) {
+      super("Protocol violation: " + message);
     }
   }
 }

@@ -20,6 +20,15 @@ public final class PgServer implements AutoCloseable {
   /** Sockets beyond the connection limit, for cancel requests and logins about to be refused. */
   static final int SPARE_SOCKETS = 16;
 
+  /**
+   * Connections one address may have that have not logged in yet: clients that never log in cannot
+   * take every place of the server (each also has a deadline to log in).
+   */
+  static final int UNAUTHENTICATED_PER_ADDRESS = 16;
+
+  private final java.util.concurrent.ConcurrentMap<java.net.InetAddress, Integer> loggingIn =
+      new ConcurrentHashMap<>();
+
   private final Lake lake;
   private final Credentials credentials;
   private final ServerSocket listener;
@@ -146,12 +155,30 @@ public final class PgServer implements AutoCloseable {
         }
         continue;
       }
+      java.net.InetAddress address = socket.getInetAddress();
+      if (!enterLogin(address)) {
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // closed anyway
+        }
+        continue;
+      }
       clients.add(socket);
       Thread client =
           new Thread(
               () -> {
                 try {
-                  new PgConnection(socket, lake, credentials, cancels, limits, timer, tls).run();
+                  new PgConnection(
+                          socket,
+                          lake,
+                          credentials,
+                          cancels,
+                          limits,
+                          timer,
+                          tls,
+                          () -> leaveLogin(address))
+                      .run();
                 } finally {
                   clients.remove(socket);
                 }
@@ -160,6 +187,26 @@ public final class PgServer implements AutoCloseable {
       client.setDaemon(true);
       client.start();
     }
+  }
+
+  /** Takes a place among {@code address}'s connections not logged in yet; false when full. */
+  private boolean enterLogin(java.net.InetAddress address) {
+    boolean[] entered = {false};
+    loggingIn.compute(
+        address,
+        (key, count) -> {
+          int now = count == null ? 0 : count;
+          if (now >= UNAUTHENTICATED_PER_ADDRESS) {
+            return count;
+          }
+          entered[0] = true;
+          return now + 1;
+        });
+    return entered[0];
+  }
+
+  private void leaveLogin(java.net.InetAddress address) {
+    loggingIn.computeIfPresent(address, (key, count) -> count <= 1 ? null : count - 1);
   }
 
   /** Stops listening and closes every client connection. */

@@ -6,13 +6,26 @@ import java.time.Duration;
 
 /**
  * What one server allows: at most {@code maxConnections} clients at once (more are refused with
- * SQLSTATE 53300), and statements cancelled after {@code statementTimeout} (zero: no limit).
+ * SQLSTATE 53300), statements cancelled after {@code statementTimeout} (zero: no limit), and {@code
+ * loginTimeout} in all from connecting to being logged in, however slowly a client sends.
  */
-public record ServerLimits(int maxConnections, Duration statementTimeout) {
-  /** 64 clients, no statement timeout. */
+public record ServerLimits(int maxConnections, Duration statementTimeout, Duration loginTimeout) {
+  /** How long a client may take to log in by default (PostgreSQL: 1 minute). */
+  public static final Duration LOGIN_TIMEOUT = Duration.ofSeconds(30);
+
+  /** 64 clients, no statement timeout, 30 s to log in. */
   public static final ServerLimits DEFAULT = new ServerLimits(64, Duration.ZERO);
 
+  /** {@code maxConnections} and {@code statementTimeout}, 30 s to log in. */
+  public ServerLimits(int maxConnections, Duration statementTimeout) {
+    this(maxConnections, statementTimeout, LOGIN_TIMEOUT);
+  }
+
   public ServerLimits {
+    requireNonNull(loginTimeout, "loginTimeout is null");
+    if (loginTimeout.isNegative() || loginTimeout.isZero()) {
+      throw new IllegalArgumentException("The login timeout must be positive");
+    }
     if (maxConnections < 1) {
       throw new IllegalArgumentException(
           "The connection limit must be at least 1, not " + maxConnections);

@@ -11,18 +11,29 @@ import dev.timelake.Session;
 import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
 import dev.timelake.catalog.Catalogs;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Iceberg REST catalog protocol in front of a warehouse's catalog: lakes opened with {@code
  * type=rest} create, append (two at once), read, maintain, refresh rollups, refuse ordered-index
- * conflicts and drop through it, with Iceberg's own REST client.
+ * conflicts and drop through it, with Iceberg's own REST client; clients that send slowly neither
+ * hold others up nor keep their connection past the deadline. What clients may create and change is
+ * in {@link IcebergRestConfinementTest}.
  */
 class IcebergRestServerTest {
   @TempDir Path warehouse;
@@ -162,6 +175,133 @@ class IcebergRestServerTest {
       try (Lake local = Lake.open(warehouse)) {
         assertThat(local.tables()).contains(TableName.parse("iot.r"));
       }
+    }
+  }
+
+  @Test
+  void slowClientsDoNotKeepOthersWaiting() throws Exception {
+    ScheduledExecutorService pace = Executors.newScheduledThreadPool(2);
+    CountDownLatch sending = new CountDownLatch(20);
+    List<SlowClient> slow = new ArrayList<>();
+    try {
+      for (int i = 0; i < 20; i++) {
+        // 400 bytes at one per 100 ms: 40 s of headers, more than the server's deadline.
+        slow.add(
+            new SlowClient(
+                server, "GET /v1/config HTTP/1.1\r\nX-Slow: " + "s".repeat(400), pace, sending));
+      }
+      assertThat(sending.await(60, TimeUnit.SECONDS)).as("every slow client is sending").isTrue();
+
+      assertThat(config(server).statusCode()).isEqualTo(200);
+      assertThat(slow)
+          .as("answered while all slow clients still send")
+          .allMatch(SlowClient::sending);
+    } finally {
+      pace.shutdownNow();
+      for (SlowClient client : slow) {
+        client.close();
+      }
+    }
+  }
+
+  @Test
+  void closesTheConnectionOfAClientSlowerThanTheDeadline() throws Exception {
+    server.close();
+    server =
+        IcebergRestServer.start(
+            backing,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            java.util.Optional.empty(),
+            Duration.ofSeconds(1));
+    ScheduledExecutorService pace = Executors.newScheduledThreadPool(2);
+    CountDownLatch sending = new CountDownLatch(2);
+    // Each sends for over 30 s unless the server closes its connection.
+    try (SlowClient headers =
+            new SlowClient(
+                server, "GET /v1/config HTTP/1.1\r\nX-Slow: " + "s".repeat(300), pace, sending);
+        SlowClient body =
+            new SlowClient(
+                server,
+                "POST /v1/namespaces HTTP/1.1\r\nContent-Length: 400\r\n\r\n" + "{".repeat(300),
+                pace,
+                sending)) {
+      assertThat(headers.end()).succeedsWithin(Duration.ofSeconds(30)).isEqualTo("closed");
+      assertThat(body.end()).succeedsWithin(Duration.ofSeconds(30)).isEqualTo("closed");
+    } finally {
+      pace.shutdownNow();
+    }
+    assertThat(config(server).statusCode()).isEqualTo(200);
+  }
+
+  private static HttpResponse<String> config(IcebergRestServer server) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(server.uri().resolve("/v1/config"))
+                .timeout(Duration.ofSeconds(20))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * A client that sends its request one byte per 100 ms on its own connection and never ends it;
+   * {@code started} counts down once its first two bytes are out.
+   */
+  private static final class SlowClient implements AutoCloseable {
+    private final Socket socket;
+    private final byte[] request;
+    private final CountDownLatch started;
+    private final AtomicInteger sent = new AtomicInteger();
+    private volatile boolean cutOff;
+
+    SlowClient(
+        IcebergRestServer server,
+        String request,
+        ScheduledExecutorService pace,
+        CountDownLatch started)
+        throws IOException {
+      this.socket = new Socket(InetAddress.getLoopbackAddress(), server.uri().getPort());
+      this.request = request.getBytes(StandardCharsets.US_ASCII);
+      this.started = started;
+      pace.scheduleAtFixedRate(this::sendOne, 0, 100, TimeUnit.MILLISECONDS);
+    }
+
+    private void sendOne() {
+      int next = sent.get();
+      if (next == request.length || cutOff) {
+        // An exception is how a task ends its own fixed-rate schedule.
+        throw new java.util.concurrent.CancellationException("done sending");
+      }
+      try {
+        socket.getOutputStream().write(request[next]);
+        if (sent.incrementAndGet() == 2) {
+          started.countDown();
+        }
+      } catch (IOException e) {
+        cutOff = true;
+      }
+    }
+
+    /** True while it has more to send and its connection is open. */
+    boolean sending() {
+      return !cutOff && sent.get() < request.length;
+    }
+
+    /** How its connection ends: closed by the server, or answered (its first byte). */
+    CompletableFuture<String> end() {
+      return CompletableFuture.supplyAsync(
+          () -> {
+            try {
+              int first = socket.getInputStream().read();
+              return first < 0 ? "closed" : "answered: " + (char) first;
+            } catch (IOException e) {
+              return "closed"; // reset
+            }
+          });
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
     }
   }
 }

@@ -63,16 +63,14 @@ class LineProtocolServerTest {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  /** A second server on the same lake with its own in-flight budget and body deadline. */
-  private LineProtocolServer server(int bytesInFlight, java.time.Duration bodyDeadline)
-      throws IOException {
+  /** A second server on the same lake with its own limits. */
+  private LineProtocolServer server(LineProtocolServer.Limits limits) throws IOException {
     return LineProtocolServer.start(
         lake,
         new InetSocketAddress("127.0.0.1", 0),
         new Credentials("tl", PASSWORD),
         java.util.Optional.empty(),
-        bytesInFlight,
-        bodyDeadline);
+        limits);
   }
 
   private HttpResponse<String> v2(String lines) throws Exception {
@@ -206,7 +204,8 @@ class LineProtocolServerTest {
 
   @Test
   void answersBusyWhenRequestsHoldTooMuchDataAtOnce() throws Exception {
-    try (LineProtocolServer small = server(4 << 10, LineProtocolServer.REQUEST_DEADLINE)) {
+    try (LineProtocolServer small =
+        server(LineProtocolServer.Limits.DEFAULT.withBytesInFlight(4 << 10))) {
       String line = "readings,device=d1 value=1 1767225600\n";
       HttpResponse<String> busy =
           http.send(
@@ -221,6 +220,7 @@ class LineProtocolServerTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(busy.statusCode()).isEqualTo(503);
       assertThat(busy.body()).contains("send it again");
+      assertThat(busy.headers().firstValue("Retry-After")).contains("1");
       assertThat(lake.tables()).isEmpty();
       HttpResponse<String> fits =
           http.send(
@@ -240,7 +240,9 @@ class LineProtocolServerTest {
   @Test
   void aClientThatStopsSendingItsBodyIsCutOffAndWritesNothing() throws Exception {
     try (LineProtocolServer strict =
-            server(LineProtocolServer.MAX_BYTES_IN_FLIGHT, java.time.Duration.ofMillis(300));
+            server(
+                LineProtocolServer.Limits.DEFAULT.withDeadlines(
+                    java.time.Duration.ofSeconds(10), java.time.Duration.ofMillis(300)));
         java.net.Socket slow = new java.net.Socket("127.0.0.1", strict.port())) {
       slow.setSoTimeout(10_000);
       String head =
@@ -328,7 +330,9 @@ class LineProtocolServerTest {
     }
     HttpResponse<String> refused = post("/api/v2/write?bucket=iot", "Token " + PASSWORD, body);
     assertThat(refused.statusCode()).isEqualTo(429);
-    assertThat(refused.body()).contains("Too many failed logins from 127.0.0.1: try again in");
+    assertThat(refused.body())
+        .contains(
+            "Too many failed logins of user \\\"(token)\\\" from 127.0.0.1 (or on this server)");
     assertThat(refused.headers().firstValue("Retry-After")).isPresent();
     assertThat(lake.tables()).isEmpty();
   }

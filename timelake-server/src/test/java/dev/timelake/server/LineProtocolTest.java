@@ -343,6 +343,12 @@ class LineProtocolTest {
     assertEquals(420_000_000L, Precision.MINUTES.toMicros(7));
     assertEquals(25_200_000_000L, Precision.HOURS.toMicros(7));
     assertThrows(ArithmeticException.class, () -> Precision.HOURS.toMicros(Long.MAX_VALUE / 1000));
+    ArithmeticException infinity =
+        assertThrows(
+            ArithmeticException.class, () -> Precision.MICROSECONDS.toMicros(Long.MAX_VALUE));
+    assertTrue(infinity.getMessage().contains("290309-12-22 BC"), infinity.getMessage());
+    assertEquals(
+        Math.floorDiv(Long.MIN_VALUE, 1_000L), Precision.NANOSECONDS.toMicros(Long.MIN_VALUE));
   }
 
   @Test
@@ -601,6 +607,41 @@ class LineProtocolTest {
         e.getMessage()
             .startsWith("line 2: timestamp '9223372036854775807' in seconds is out of range"),
         e.getMessage());
+  }
+
+  @Test
+  void aTimestampOutsideTheTimesTheEngineStoresIsAnError() {
+    // DuckDB's TIMESTAMPTZ: 290309-12-22 (BC) 00:00:00 to one µs before its infinity (max long).
+    long earliest =
+        java.time.LocalDateTime.of(-290308, 12, 22, 0, 0).toEpochSecond(java.time.ZoneOffset.UTC)
+            * 1_000_000L;
+    long latest = Long.MAX_VALUE - 1;
+    assertEquals(earliest, parse("m v=1 " + earliest, Precision.MICROSECONDS).get(0).micros());
+    assertEquals(latest, parse("m v=1 " + latest, Precision.MICROSECONDS).get(0).micros());
+    assertEquals(
+        earliest, parse("m v=1 " + earliest / 1_000_000L, Precision.SECONDS).get(0).micros());
+
+    Map<String, Precision> unstorable =
+        Map.of(
+            Long.toString(latest + 1), Precision.MICROSECONDS,
+            Long.toString(earliest - 1), Precision.MICROSECONDS,
+            Long.toString(earliest / 1_000L - 1), Precision.MILLISECONDS,
+            Long.toString(earliest / 1_000_000L - 1), Precision.SECONDS);
+    unstorable.forEach(
+        (timestamp, precision) -> {
+          ParseException e = error("m v=1\nm v=2 " + timestamp, precision);
+          assertEquals(2, e.line());
+          assertTrue(
+              e.getMessage()
+                  .startsWith(
+                      "line 2: timestamp '"
+                          + timestamp
+                          + "' in "
+                          + precision.name().toLowerCase(java.util.Locale.ROOT)
+                          + " is out of range: it is not within the times Timelake stores"
+                          + " (290309-12-22 BC to 294247-01-10 AD)"),
+              e.getMessage());
+        });
   }
 
   @Test

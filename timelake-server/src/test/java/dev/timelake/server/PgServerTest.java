@@ -204,17 +204,28 @@ class PgServerTest {
     Files.writeString(outside, "secret\n1\n");
     try (Connection connection = connect("simple");
         Statement statement = connection.createStatement()) {
+      // Files outside the warehouse are out of the engine's reach for every session.
       for (String sql :
           List.of(
               "SELECT * FROM read_csv('" + outside + "')",
-              "SELECT * FROM read_csv('" + warehouse + "/../" + outside.getFileName() + "')",
+              "SELECT * FROM read_csv('" + warehouse + "/../" + outside.getFileName() + "')")) {
+        assertThatThrownBy(() -> statement.execute(sql))
+            .as(sql)
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("Permission Error");
+      }
+      // What would write files or reach beyond the session is refused before it runs.
+      for (String sql :
+          List.of(
               "COPY (SELECT 1 AS a) TO '" + outside.getParent().resolve("written.csv") + "'",
               "ATTACH '" + outside.getParent().resolve("other.db") + "'",
               "INSTALL httpfs")) {
         assertThatThrownBy(() -> statement.execute(sql))
             .as(sql)
             .isInstanceOf(SQLException.class)
-            .hasMessageContaining("Permission Error");
+            .hasMessageContaining("on this server")
+            .extracting(e -> ((SQLException) e).getSQLState())
+            .isEqualTo("42501");
       }
       statement.execute(
           "CREATE TABLE iot.c (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="

@@ -140,7 +140,9 @@ class ServerSecurityTest {
       }
       // Even the right password is not checked now: the answer says when to try again.
       assertThatThrownBy(() -> DriverManager.getConnection(url, "tl", "right pw"))
-          .hasMessageContaining("Too many failed logins from 127.0.0.1: try again in");
+          .hasMessageContaining(
+              "Too many failed logins of user \"tl\" from 127.0.0.1 (or on this server): try"
+                  + " again in");
     }
   }
 
