@@ -24,7 +24,11 @@ public final class SqlLexer {
     NUMBER,
     PARAMETER,
     SEMICOLON,
-    SYMBOL
+    SYMBOL,
+    /** A run of whitespace; only from {@link #tokensWithSpace}. */
+    SPACE,
+    /** A comment; only from {@link #tokensWithSpace}. */
+    COMMENT
   }
 
   /**
@@ -62,17 +66,30 @@ public final class SqlLexer {
   }
 
   private final String sql;
+  private final boolean keepSpace;
   private final List<Token> tokens = new ArrayList<>();
   private boolean unterminated;
   private int i;
 
-  private SqlLexer(String sql) {
+  private SqlLexer(String sql, boolean keepSpace) {
     this.sql = requireNonNull(sql, "sql is null");
+    this.keepSpace = keepSpace;
   }
 
   /** Every token of {@code sql}. */
   public static Tokens tokens(String sql) {
-    SqlLexer lexer = new SqlLexer(sql);
+    SqlLexer lexer = new SqlLexer(sql, false);
+    lexer.scan();
+    return new Tokens(lexer.tokens, lexer.unterminated);
+  }
+
+  /**
+   * Every token of {@code sql} and the whitespace and comments between them ({@link Kind#SPACE},
+   * {@link Kind#COMMENT}): their texts joined are {@code sql}, for rewrites that keep the rest of
+   * the text as it was.
+   */
+  public static Tokens tokensWithSpace(String sql) {
+    SqlLexer lexer = new SqlLexer(sql, true);
     lexer.scan();
     return new Tokens(lexer.tokens, lexer.unterminated);
   }
@@ -84,12 +101,17 @@ public final class SqlLexer {
       char next = i + 1 < length ? sql.charAt(i + 1) : '\0';
       int start = i;
       if (Character.isWhitespace(c)) {
-        i++;
+        while (i < length && Character.isWhitespace(sql.charAt(i))) {
+          i++;
+        }
+        trivia(Kind.SPACE, start);
       } else if (c == '-' && next == '-') {
         int end = sql.indexOf('\n', i);
-        i = end < 0 ? length : end + 1;
+        i = end < 0 ? length : end;
+        trivia(Kind.COMMENT, start);
       } else if (c == '/' && next == '*') {
         blockComment();
+        trivia(Kind.COMMENT, start);
       } else if ((c == 'E' || c == 'e') && next == '\'') {
         i++;
         quoted('\'', true);
@@ -130,6 +152,12 @@ public final class SqlLexer {
 
   private static boolean isWordPart(char c) {
     return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+  }
+
+  private void trivia(Kind kind, int start) {
+    if (keepSpace) {
+      add(kind, start);
+    }
   }
 
   private void add(Kind kind, int start) {

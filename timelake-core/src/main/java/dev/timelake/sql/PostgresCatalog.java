@@ -4,7 +4,6 @@ import dev.timelake.TimelakeException;
 import dev.timelake.engine.Engine;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -440,51 +439,9 @@ final class PostgresCatalog {
    * single other characters.
    */
   static List<String> tokens(String sql) {
-    List<String> tokens = new ArrayList<>();
-    int i = 0;
-    while (i < sql.length()) {
-      char c = sql.charAt(i);
-      int end;
-      if (Character.isWhitespace(c)) {
-        end = i + 1;
-        while (end < sql.length() && Character.isWhitespace(sql.charAt(end))) {
-          end++;
-        }
-      } else if ((c == 'E' || c == 'e') && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-        end = endOfEscapeString(sql, i + 1);
-      } else if (Character.isLetter(c) || c == '_') {
-        end = i + 1;
-        while (end < sql.length()
-            && (Character.isLetterOrDigit(sql.charAt(end))
-                || sql.charAt(end) == '_'
-                || sql.charAt(end) == '$')) {
-          end++;
-        }
-      } else {
-        end = SqlText.endOfToken(sql, i);
-      }
-      tokens.add(sql.substring(i, end));
-      i = end;
-    }
-    return tokens;
-  }
-
-  /** The end of {@code E'…'} starting at the quote: backslash escapes as well as doubled quotes. */
-  private static int endOfEscapeString(String sql, int quote) {
-    int i = quote + 1;
-    while (i < sql.length()) {
-      char c = sql.charAt(i);
-      if (c == '\\') {
-        i += 2;
-      } else if (c == '\'' && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-        i += 2;
-      } else if (c == '\'') {
-        return i + 1;
-      } else {
-        i++;
-      }
-    }
-    return sql.length();
+    return dev.timelake.engine.SqlLexer.tokensWithSpace(sql).tokens().stream()
+        .map(dev.timelake.engine.SqlLexer.Token::text)
+        .toList();
   }
 
   /**

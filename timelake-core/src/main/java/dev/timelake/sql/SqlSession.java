@@ -996,22 +996,13 @@ public final class SqlSession implements AutoCloseable {
 
   /** True when {@code sql} has {@code //} outside string literals, quoted names and comments. */
   static boolean hasIntegerDivision(String sql) {
-    int i = 0;
-    while (i < sql.length() - 1) {
-      char c = sql.charAt(i);
-      if (c == '\'' || c == '"') {
-        int end = sql.indexOf(c, i + 1);
-        i = end < 0 ? sql.length() : end + 1;
-      } else if (c == '-' && sql.charAt(i + 1) == '-') {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? sql.length() : end + 1;
-      } else if (c == '/' && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? sql.length() : end + 2;
-      } else if (c == '/' && sql.charAt(i + 1) == '/') {
+    List<dev.timelake.engine.SqlLexer.Token> tokens =
+        dev.timelake.engine.SqlLexer.tokens(sql).tokens();
+    for (int i = 0; i + 1 < tokens.size(); i++) {
+      if (tokens.get(i).text().equals("/")
+          && tokens.get(i + 1).text().equals("/")
+          && tokens.get(i).end() == tokens.get(i + 1).start()) {
         return true;
-      } else {
-        i++;
       }
     }
     return false;

@@ -1,81 +1,118 @@
 package dev.timelake.sql;
 
+import dev.timelake.engine.SqlLexer;
+import dev.timelake.engine.SqlLexer.Kind;
+import dev.timelake.engine.SqlLexer.Token;
+import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * The transaction statements a PostgreSQL or DuckDB client sends, in the spellings both accept:
  * {@code BEGIN [TRANSACTION | WORK] [modes]}, {@code START TRANSACTION [modes]}, {@code COMMIT |
  * END [TRANSACTION | WORK]}, {@code ROLLBACK | ABORT [TRANSACTION | WORK]}; and the ones Timelake
- * refuses (savepoints, two-phase commit). Modes such as {@code ISOLATION LEVEL SERIALIZABLE} or
- * {@code READ ONLY} are accepted and change nothing: a transaction reads each table at the snapshot
- * current when a statement runs.
+ * refuses (savepoints, two-phase commit, chained transactions). Modes such as {@code ISOLATION
+ * LEVEL SERIALIZABLE} or {@code READ ONLY} are accepted and change nothing: a transaction reads
+ * each table at the snapshot current when a statement runs. Read from {@link SqlLexer}'s tokens.
  */
 enum TransactionControl {
   BEGIN,
   COMMIT,
   ROLLBACK,
-  /** SAVEPOINT, RELEASE, ROLLBACK TO, PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED. */
+  /** SAVEPOINT, RELEASE, ROLLBACK TO, PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED, AND CHAIN. */
   UNSUPPORTED;
 
-  private static final String WORK = "(?:\\s+(?:TRANSACTION|WORK))?";
-  private static final String MODE =
-      "(?:ISOLATION\\s+LEVEL\\s+(?:SERIALIZABLE|REPEATABLE\\s+READ|READ\\s+COMMITTED"
-          + "|READ\\s+UNCOMMITTED)|READ\\s+ONLY|READ\\s+WRITE|NOT\\s+DEFERRABLE|DEFERRABLE)";
-  private static final String MODES =
-      "(?:\\s+" + MODE + "(?:\\s*,\\s*" + MODE + "|\\s+" + MODE + ")*)?";
-  private static final String CHAIN = "(?:\\s+AND\\s+NO\\s+CHAIN)?";
+  /** The words of transaction modes, in any order PostgreSQL's grammar allows. */
+  private static final Set<String> MODE_WORDS =
+      Set.of(
+          "ISOLATION",
+          "LEVEL",
+          "SERIALIZABLE",
+          "REPEATABLE",
+          "READ",
+          "COMMITTED",
+          "UNCOMMITTED",
+          "ONLY",
+          "WRITE",
+          "NOT",
+          "DEFERRABLE");
 
-  private static final Pattern BEGINS =
-      Pattern.compile("(?is)(?:BEGIN" + WORK + "|START\\s+TRANSACTION)" + MODES);
-  private static final Pattern COMMITS = Pattern.compile("(?is)(?:COMMIT|END)" + WORK + CHAIN);
-  private static final Pattern ROLLBACKS =
-      Pattern.compile("(?is)(?:ROLLBACK|ABORT)" + WORK + CHAIN);
-  private static final Pattern OTHERS =
-      Pattern.compile(
-          "(?is)(?:SAVEPOINT|RELEASE|ROLLBACK"
-              + WORK
-              + "\\s+TO|PREPARE\\s+TRANSACTION"
-              + "|(?:COMMIT|ROLLBACK)\\s+PREPARED|(?:COMMIT|ROLLBACK)"
-              + WORK
-              + "\\s+AND\\s+CHAIN)\\b.*");
-
-  /** The transaction statement {@code sql} is (comments and a final semicolon ignored), if any. */
+  /** The transaction statement {@code sql} is (comments and final semicolons ignored), if any. */
   static Optional<TransactionControl> of(String sql) {
-    String text = withoutLeadingComments(sql).strip();
-    while (text.endsWith(";")) {
-      text = text.substring(0, text.length() - 1).strip();
+    SqlLexer.Tokens lexed = SqlLexer.tokens(sql);
+    List<Token> tokens = lexed.tokens();
+    int end = tokens.size();
+    while (end > 0 && tokens.get(end - 1).kind() == Kind.SEMICOLON) {
+      end--;
     }
-    if (BEGINS.matcher(text).matches()) {
-      return Optional.of(BEGIN);
+    tokens = tokens.subList(0, end);
+    if (lexed.unterminated()
+        || tokens.isEmpty()
+        || tokens.get(0).kind() != Kind.WORD
+        || tokens.stream().anyMatch(token -> token.kind() == Kind.SEMICOLON)) {
+      return Optional.empty();
     }
-    if (COMMITS.matcher(text).matches()) {
-      return Optional.of(COMMIT);
-    }
-    if (ROLLBACKS.matcher(text).matches()) {
-      return Optional.of(ROLLBACK);
-    }
-    if (OTHERS.matcher(text).matches()) {
-      return Optional.of(UNSUPPORTED);
-    }
-    return Optional.empty();
-  }
-
-  private static String withoutLeadingComments(String sql) {
-    int i = 0;
-    while (i < sql.length()) {
-      if (Character.isWhitespace(sql.charAt(i))) {
-        i++;
-      } else if (sql.startsWith("--", i)) {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? sql.length() : end + 1;
-      } else if (sql.startsWith("/*", i)) {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? sql.length() : end + 2;
-      } else {
-        break;
+    String first = tokens.get(0).value();
+    switch (first) {
+      case "SAVEPOINT", "RELEASE" -> {
+        return Optional.of(UNSUPPORTED);
+      }
+      case "PREPARE" -> {
+        return tokens.size() > 1 && tokens.get(1).is("TRANSACTION")
+            ? Optional.of(UNSUPPORTED)
+            : Optional.empty();
+      }
+      case "BEGIN", "START" -> {
+        int index = afterWork(tokens, 1);
+        if (first.equals("START") && !(tokens.size() > 1 && tokens.get(1).is("TRANSACTION"))) {
+          return Optional.empty();
+        }
+        return onlyModes(tokens, index) ? Optional.of(BEGIN) : Optional.empty();
+      }
+      case "COMMIT", "END", "ROLLBACK", "ABORT" -> {
+        if (tokens.size() > 1 && (tokens.get(1).is("PREPARED") || tokens.get(1).is("TO"))) {
+          return Optional.of(UNSUPPORTED);
+        }
+        int index = afterWork(tokens, 1);
+        if (index < tokens.size() && tokens.get(index).is("TO")) {
+          return Optional.of(UNSUPPORTED);
+        }
+        if (index + 1 < tokens.size() && tokens.get(index).is("AND")) {
+          boolean noChain =
+              index + 2 < tokens.size()
+                  && tokens.get(index + 1).is("NO")
+                  && tokens.get(index + 2).is("CHAIN");
+          if (!noChain) {
+            return tokens.get(index + 1).is("CHAIN") ? Optional.of(UNSUPPORTED) : Optional.empty();
+          }
+          index += 3;
+        }
+        if (index != tokens.size()) {
+          return Optional.empty();
+        }
+        return Optional.of(first.equals("COMMIT") || first.equals("END") ? COMMIT : ROLLBACK);
+      }
+      default -> {
+        return Optional.empty();
       }
     }
-    return sql.substring(i);
+  }
+
+  /** The index after an optional {@code TRANSACTION} or {@code WORK} at {@code index}. */
+  private static int afterWork(List<Token> tokens, int index) {
+    return index < tokens.size()
+            && (tokens.get(index).is("TRANSACTION") || tokens.get(index).is("WORK"))
+        ? index + 1
+        : index;
+  }
+
+  private static boolean onlyModes(List<Token> tokens, int from) {
+    for (Token token : tokens.subList(Math.min(from, tokens.size()), tokens.size())) {
+      boolean mode = token.kind() == Kind.WORD && MODE_WORDS.contains(token.value());
+      if (!mode && !token.text().equals(",")) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -1,5 +1,6 @@
 package dev.timelake.jdbc;
 
+import dev.timelake.engine.SqlLexer;
 import dev.timelake.engine.SqlText;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -30,23 +31,17 @@ final class SqlParameters {
     this.pieces = pieces;
   }
 
-  /** The placeholders of {@code sql}. */
+  /** The {@code ?} placeholders of {@code sql} outside literals, quoted names and comments. */
   static SqlParameters of(String sql) {
     List<String> pieces = new ArrayList<>();
-    StringBuilder piece = new StringBuilder();
-    int i = 0;
-    while (i < sql.length()) {
-      if (sql.charAt(i) == '?') {
-        pieces.add(piece.toString());
-        piece.setLength(0);
-        i++;
-        continue;
+    int at = 0;
+    for (SqlLexer.Token token : SqlLexer.tokens(sql).tokens()) {
+      if (token.kind() == SqlLexer.Kind.SYMBOL && token.text().equals("?")) {
+        pieces.add(sql.substring(at, token.start()));
+        at = token.end();
       }
-      int end = SqlText.endOfToken(sql, i);
-      piece.append(sql, i, end);
-      i = end;
     }
-    pieces.add(piece.toString());
+    pieces.add(sql.substring(at));
     return new SqlParameters(pieces);
   }
 

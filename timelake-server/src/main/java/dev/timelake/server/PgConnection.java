@@ -631,7 +631,7 @@ final class PgConnection implements Runnable {
   /** COPY … FROM STDIN: the rows appended as one commit, or nothing on CopyFail or an error. */
   private boolean copyIn(DataInputStream in, PgCopy copy) throws IOException {
     try {
-      Optional<QueryResult> appended = copy.receive(lake, session, in, out);
+      Optional<QueryResult> appended = copy.receive(lake, session, in, out, limits.copyBytes());
       if (appended.isEmpty()) {
         error(
             "57014",

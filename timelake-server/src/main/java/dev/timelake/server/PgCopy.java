@@ -83,7 +83,8 @@ final class PgCopy {
    * (nothing is appended then).
    */
   Optional<QueryResult> receive(
-      Lake lake, Session session, DataInputStream in, PgMessages.Writer out) throws IOException {
+      Lake lake, Session session, DataInputStream in, PgMessages.Writer out, long maxBytes)
+      throws IOException {
     Table target = lake.table(table);
     List<String> names = columns.isEmpty() ? visibleColumns(target) : columns;
     out.begin('G').int8(0).int16(names.size());
@@ -94,6 +95,7 @@ final class PgCopy {
     out.flush();
     Path file = Files.createTempFile(lake.stagingDirectory(), "copy-", ".csv");
     try {
+      long received = 0;
       try (OutputStream data = Files.newOutputStream(file)) {
         if (!header) {
           data.write(
@@ -106,7 +108,11 @@ final class PgCopy {
             throw new IOException("the client went away during COPY");
           }
           if (message.type() == 'd') {
-            data.write(message.body());
+            received += message.body().length;
+            // Past the limit the rest is read and dropped: the client is answered at CopyDone.
+            if (received <= maxBytes) {
+              data.write(message.body());
+            }
           } else if (message.type() == 'c') {
             break;
           } else if (message.type() == 'f') {
@@ -116,6 +122,12 @@ final class PgCopy {
                 "Unexpected message '%s' during COPY into %s", message.type(), table);
           }
         }
+      }
+      if (received > maxBytes) {
+        throw TimelakeException.validation(
+            "COPY into %s sent %d bytes, more than the %d bytes one COPY may hold; nothing was"
+                + " appended: split the data into several COPYs",
+            table, received, maxBytes);
       }
       return Optional.of(session.copyFrom(table, file));
     } finally {

@@ -1,5 +1,6 @@
 package dev.timelake.server;
 
+import dev.timelake.engine.SqlLexer;
 import dev.timelake.engine.SqlText;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -30,26 +31,20 @@ final class PgParameters {
   static PgParameters of(String sql) {
     List<String> pieces = new ArrayList<>();
     List<Integer> numbers = new ArrayList<>();
-    StringBuilder piece = new StringBuilder();
-    int i = 0;
-    while (i < sql.length()) {
-      char c = sql.charAt(i);
-      if (c == '$' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))) {
-        int end = i + 1;
-        while (end < sql.length() && Character.isDigit(sql.charAt(end))) {
-          end++;
+    int at = 0;
+    for (SqlLexer.Token token : SqlLexer.tokens(sql).tokens()) {
+      if (token.kind() == SqlLexer.Kind.PARAMETER) {
+        String digits = token.text().substring(1);
+        if (digits.length() > 5) {
+          throw new IllegalArgumentException(
+              "Parameter " + token.text() + " is out of range (at most $65535)");
         }
-        pieces.add(piece.toString());
-        piece.setLength(0);
-        numbers.add(Integer.parseInt(sql.substring(i + 1, end)));
-        i = end;
-        continue;
+        pieces.add(sql.substring(at, token.start()));
+        numbers.add(Integer.parseInt(digits));
+        at = token.end();
       }
-      int end = SqlText.endOfToken(sql, i);
-      piece.append(sql, i, end);
-      i = end;
     }
-    pieces.add(piece.toString());
+    pieces.add(sql.substring(at));
     return new PgParameters(pieces, numbers);
   }
 

@@ -43,7 +43,7 @@ class PreLoginLimitsTest {
             lake,
             new InetSocketAddress("127.0.0.1", 0),
             new Credentials("tl", PASSWORD),
-            new ServerLimits(64, Duration.ZERO, Duration.ofSeconds(2)));
+            new ServerLimits(64, Duration.ZERO, Duration.ofSeconds(2), 1000));
   }
 
   @AfterEach
@@ -150,6 +150,34 @@ class PreLoginLimitsTest {
     }
     assertThatThrownBy(() -> DriverManager.getConnection(url(), "tl", "wrong"))
         .hasMessageContaining("Password authentication failed");
+  }
+
+  @Test
+  void aCopyBeyondItsLimitAppendsNothingAndTheSessionGoesOn() throws Exception {
+    try (Connection connection = login();
+        java.sql.Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TABLE iot.c (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+              + " WITH (time_column = 'time', series_key = 'tag')");
+      org.postgresql.copy.CopyManager copy =
+          connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+      StringBuilder data = new StringBuilder();
+      for (int i = 0; i < 100; i++) {
+        data.append("t").append(i).append(",2026-01-01 00:00:00+00,").append(i).append('\n');
+      }
+
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY iot.c FROM STDIN (FORMAT csv)",
+                      new java.io.StringReader(data.toString())))
+          .hasMessageContaining("more than the 1000 bytes one COPY may hold; nothing was appended");
+      try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM iot.c")) {
+        rows.next();
+        assertThat(rows.getLong(1)).isZero();
+      }
+    }
+    assertThat(java.nio.file.Files.list(lake.stagingDirectory())).isEmpty();
   }
 
   private Socket connect() throws IOException {

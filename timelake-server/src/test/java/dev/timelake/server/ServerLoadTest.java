@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One server, 16 clients at once for a fixed time (60 s; {@code -Dtimelake.loadSeconds=N} to
+ * One server, 16 clients at once for a fixed time (20 s; {@code -Dtimelake.loadSeconds=N} to
  * change): 8 write line protocol into one table while it is also maintained, 8 run a mix of queries
  * over the PostgreSQL protocol. No request fails, every row sent is stored, the answers on an
  * unchanging table equal the embedded session's, and counts on the growing table never go back.
@@ -58,7 +58,7 @@ class ServerLoadTest {
 
   @Test
   void sixteenClientsWriteAndReadWithoutErrorsOrLostRows() throws Exception {
-    long seconds = Long.getLong("timelake.loadSeconds", 60);
+    long seconds = Long.getLong("timelake.loadSeconds", 20);
     try (Lake lake = Lake.open(warehouse)) {
       writeReference(lake);
       Map<String, List<List<Object>>> expected = new java.util.HashMap<>();
@@ -230,11 +230,8 @@ class ServerLoadTest {
     try {
       while (System.nanoTime() < deadline && errors.isEmpty()) {
         Thread.sleep(5_000);
-        try {
-          lake.findTable(TableName.parse("iot.live")).ifPresent(t -> t.newMaintenance().run());
-        } catch (dev.timelake.ConflictException e) {
-          // The server's own maintenance compacted the same files first: nothing was changed.
-        }
+        // A run that loses a race to the server's own compactions leaves those rewrites out.
+        lake.findTable(TableName.parse("iot.live")).ifPresent(t -> t.newMaintenance().run());
       }
     } catch (Throwable e) {
       errors.add(e);
