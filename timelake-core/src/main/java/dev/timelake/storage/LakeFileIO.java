@@ -152,8 +152,55 @@ public final class LakeFileIO implements DelegateFileIO {
         : localIO().newOutputFile(location);
   }
 
+  private static final System.Logger LOG = System.getLogger(LakeFileIO.class.getName());
+
+  /**
+   * True when {@code location} lies inside the warehouse the catalog names (its {@code warehouse}
+   * property; anywhere when it names none): the only files the lake ever deletes, whatever a
+   * table's metadata lists (a REST client may have committed a manifest naming a file elsewhere).
+   */
+  boolean isInsideWarehouse(String location) {
+    String root = properties.get(org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION);
+    if (root == null || root.isBlank()) {
+      return true;
+    }
+    if (isRemote(root) != isRemote(location)) {
+      return false;
+    }
+    if (isRemote(root)) {
+      String prefix = root.replaceAll("/+$", "") + "/";
+      return location.startsWith(prefix)
+          && java.util.Arrays.stream(location.substring(prefix.length()).split("/"))
+              .noneMatch(part -> part.equals("..") || part.equals("."));
+    }
+    try {
+      return LocalFileIO.path(location)
+          .toAbsolutePath()
+          .normalize()
+          .startsWith(LocalFileIO.path(root).toAbsolutePath().normalize());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** Whether {@code location} may be deleted; a refusal is logged, never thrown. */
+  private boolean mayDelete(String location) {
+    if (isInsideWarehouse(location)) {
+      return true;
+    }
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "Not deleting {0}: it lies outside the warehouse {1}",
+        location,
+        properties.get(org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION));
+    return false;
+  }
+
   @Override
   public void deleteFile(String location) {
+    if (!mayDelete(location)) {
+      return;
+    }
     if (isRemote(location)) {
       remote(location).deleteFile(location);
       forgetCopy(location);
@@ -166,6 +213,9 @@ public final class LakeFileIO implements DelegateFileIO {
   public void deleteFiles(Iterable<String> locations) throws BulkDeletionFailureException {
     List<String> remoteLocations = new ArrayList<>();
     for (String location : locations) {
+      if (!mayDelete(location)) {
+        continue;
+      }
       if (isRemote(location)) {
         remoteLocations.add(location);
       } else {
@@ -192,6 +242,9 @@ public final class LakeFileIO implements DelegateFileIO {
 
   @Override
   public void deletePrefix(String prefix) {
+    if (!mayDelete(prefix)) {
+      return;
+    }
     if (isRemote(prefix)) {
       List<String> files = new ArrayList<>();
       remote(prefix).listPrefix(prefix).forEach(file -> files.add(file.location()));
@@ -206,7 +259,7 @@ public final class LakeFileIO implements DelegateFileIO {
    * storage has no folders to delete).
    */
   public void deleteEmptyFolders(String location) {
-    if (!isRemote(location)) {
+    if (!isRemote(location) && mayDelete(location)) {
       LocalFileIO.deleteEmptyFolders(LocalFileIO.path(location));
     }
   }
