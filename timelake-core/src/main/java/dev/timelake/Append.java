@@ -173,6 +173,7 @@ public final class Append {
    * and never undoes the append.
    */
   public AppendResult commit() {
+    dev.timelake.rollup.TableDrops.refuseAppendTo(table, "append to");
     flushRows();
     List<AppendSource> all = List.copyOf(sources);
     Instant now = clock.instant();

@@ -138,9 +138,21 @@ public final class Lake implements AutoCloseable {
     return catalog.tables();
   }
 
-  /** Drops a table and deletes its files; returns false if it did not exist. */
+  /**
+   * Drops a table and deletes its files; returns false if it did not exist. A rollup is dropped as
+   * a rollup; a table with rollups is refused (see {@link #dropTableWithRollups}).
+   *
+   * @throws ValidationException naming the rollups computed from the table
+   */
   public boolean dropTable(TableName name) {
-    return catalog.drop(name);
+    return dev.timelake.rollup.TableDrops.drop(
+        catalog, name, dev.timelake.rollup.TableDrops.Rollups.REFUSE);
+  }
+
+  /** Drops a table together with the rollups computed from it; false if it did not exist. */
+  public boolean dropTableWithRollups(TableName name) {
+    return dev.timelake.rollup.TableDrops.drop(
+        catalog, name, dev.timelake.rollup.TableDrops.Rollups.CASCADE);
   }
 
   /** Starts building the rollup {@code name} ({@code ns.rollup}); see {@link RollupCreation}. */

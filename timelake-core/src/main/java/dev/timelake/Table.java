@@ -32,6 +32,11 @@ public final class Table {
     return loaded.contract().columns();
   }
 
+  /** The raw table this table is a rollup of; empty for a table that is not a rollup. */
+  public Optional<TableName> rollupOf() {
+    return dev.timelake.rollup.Rollup.of(loaded).map(dev.timelake.rollup.Rollup::source);
+  }
+
   /** The time column of a time-series table; empty for a plain table. */
   public Optional<String> timeColumn() {
     return loaded.contract().timeColumn();

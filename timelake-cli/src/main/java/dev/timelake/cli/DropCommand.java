@@ -11,7 +11,11 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "drop",
     description = "Drops a table and deletes its files.",
-    footer = {"%nExample:", "  timelake drop iot.readings --if-exists"})
+    footer = {
+      "%nExamples:",
+      "  timelake drop iot.readings --if-exists",
+      "  timelake drop iot.readings --cascade   # also its rollups"
+    })
 final class DropCommand extends LakeCommand {
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: namespace.table.")
   private String table;
@@ -19,11 +23,18 @@ final class DropCommand extends LakeCommand {
   @Option(names = "--if-exists", description = "Succeed when the table does not exist.")
   private boolean ifExists;
 
+  @Option(
+      names = "--cascade",
+      description =
+          "Drop the rollups computed from the table too (without it, such a table is"
+              + " refused).")
+  private boolean cascade;
+
   @Override
   int run() {
     TableName name = TableName.parse(table);
     try (Lake lake = main.openLake()) {
-      if (lake.dropTable(name)) {
+      if (cascade ? lake.dropTableWithRollups(name) : lake.dropTable(name)) {
         out().println("Dropped table " + name);
       } else if (ifExists) {
         out().println("Table " + name + " does not exist");

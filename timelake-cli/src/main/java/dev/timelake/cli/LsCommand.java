@@ -1,7 +1,6 @@
 package dev.timelake.cli;
 
 import dev.timelake.Lake;
-import dev.timelake.Table;
 import dev.timelake.TableName;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +29,12 @@ final class LsCommand extends LakeCommand {
         if (namespace == null || name.namespace().equals(namespace.toLowerCase(Locale.ROOT))) {
           String kind =
               lake.findTable(name)
-                  .map(Table::timeColumn)
-                  .map(time -> time.isPresent() ? "time-series" : "plain")
+                  .map(
+                      table ->
+                          table
+                              .rollupOf()
+                              .map(raw -> "rollup of " + raw)
+                              .orElse(table.timeColumn().isPresent() ? "time-series" : "plain"))
                   .orElse("dropped");
           lines.add(new String[] {name.toString(), kind});
         }

@@ -66,6 +66,12 @@ class RollupCommandsTest {
                     + " GROUP BY day"));
     assertThat(routed.out()).contains("9.0");
     assertThat(routed.err()).contains("routed to rollup iot.r_1h");
+    assertThat(assertOk(cli.run("ls", "iot")).out()).contains("iot.r_1h  rollup of iot.r\n");
+    Run refused = cli.run("drop", "iot.r");
+    assertThat(refused.status()).isNotZero();
+    assertThat(refused.err())
+        .contains("Cannot drop iot.r: the rollups iot.r_1h are computed from it")
+        .contains("timelake drop iot.r --cascade");
     assertThat(assertOk(cli.run("rollup", "drop", "iot.r_1h")).out())
         .isEqualTo("Dropped rollup iot.r_1h\n");
     assertThat(assertOk(cli.run("rollup", "ls")).out()).isEqualTo("No rollups.\n");

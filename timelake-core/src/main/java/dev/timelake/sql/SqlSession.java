@@ -21,6 +21,7 @@ import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.read.QueryRewriter;
 import dev.timelake.read.ScanPlanner;
 import dev.timelake.rollup.RollupStatement;
+import dev.timelake.rollup.TableDrops;
 import dev.timelake.route.RollupRouter;
 import dev.timelake.route.RoutePlan;
 import dev.timelake.route.SelectRoute;
@@ -311,6 +312,7 @@ public final class SqlSession implements AutoCloseable {
     transaction.requireNotFailed();
     try {
       LoadedTable table = catalog.require(name);
+      TableDrops.refuseAppendTo(table, "COPY into");
       require(Role.WRITE, name, "COPY " + name + " FROM STDIN");
       java.time.Instant now = clock.instant();
       if (transaction.isOpen()) {
@@ -434,6 +436,11 @@ public final class SqlSession implements AutoCloseable {
       return describe(describe.getTable());
     } else if (statement instanceof ExplainStatement explain) {
       return explain(explain, text);
+    } else if (statement instanceof net.sf.jsqlparser.statement.create.index.CreateIndex index) {
+      throw TimelakeException.validation(
+          "Cannot CREATE INDEX on %s: a Timelake table is kept ordered by its series key and time,"
+              + " which is its index, and pruned by both; it takes no other index",
+          SyntaxNames.tableName(index.getTable()));
     }
     return passThrough(text);
   }
@@ -598,6 +605,7 @@ public final class SqlSession implements AutoCloseable {
       Select select,
       StatementKind kind) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(target));
+    TableDrops.refuseAppendTo(table, "INSERT INTO");
     require(
         Role.WRITE,
         table.name(),
@@ -807,7 +815,11 @@ public final class SqlSession implements AutoCloseable {
     } else if (access.isPresent()) {
       return passThrough(text);
     }
-    if (catalog.drop(name)) {
+    boolean cascade =
+        drop.getParameters() != null
+            && drop.getParameters().stream().anyMatch(p -> p.equalsIgnoreCase("CASCADE"));
+    if (TableDrops.drop(
+        catalog, name, cascade ? TableDrops.Rollups.CASCADE : TableDrops.Rollups.REFUSE)) {
       return StatementOutcome.message(StatementKind.DROP_TABLE, "Dropped table " + name);
     }
     if (drop.isIfExists()) {
@@ -835,7 +847,13 @@ public final class SqlSession implements AutoCloseable {
       }
       Optional<LoadedTable> table = catalog.load(name);
       String kind =
-          table.map(t -> t.contract().isTimeSeries() ? "time-series" : "plain").orElse("?");
+          table
+              .map(
+                  t ->
+                      dev.timelake.rollup.Rollup.of(t).isPresent()
+                          ? "rollup"
+                          : t.contract().isTimeSeries() ? "time-series" : "plain")
+              .orElse("?");
       rows.add(List.of(name.namespace(), name.name(), kind));
     }
     return values(StatementKind.SHOW, List.of("namespace", "name", "kind"), rows);

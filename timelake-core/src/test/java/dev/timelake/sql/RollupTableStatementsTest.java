@@ -1,0 +1,119 @@
+package dev.timelake.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TableName;
+import dev.timelake.ValidationException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Statements on rollups and the tables they are computed from: a rollup's rows are Timelake's to
+ * write, a raw table does not go while rollups are computed from it (unless they go with it), and
+ * statements Timelake has no meaning for are refused saying why.
+ */
+class RollupTableStatementsTest {
+  @TempDir Path warehouse;
+  private Lake lake;
+  private Session session;
+
+  @BeforeEach
+  void createTableWithRollup() {
+    lake = Lake.open(warehouse);
+    session = lake.newSession();
+    run(
+        "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'device')");
+    run("INSERT INTO iot.r VALUES ('a', '2026-01-01 00:00:00+00', 1)");
+    run(
+        "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, count(*) AS n FROM iot.r GROUP BY device, bucket");
+  }
+
+  @AfterEach
+  void close() {
+    session.close();
+    lake.close();
+  }
+
+  @Test
+  void aRollupTakesNoRowsButItsRefreshes() {
+    assertThatThrownBy(() -> run("INSERT INTO iot.r_1h VALUES ('a', '2026-01-01 00:00:00+00', 5)"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage(
+            "Cannot INSERT INTO iot.r_1h: it is a rollup of iot.r, whose rows Timelake computes;"
+                + " refresh it with REFRESH MATERIALIZED ROLLUP iot.r_1h (timelake rollup refresh"
+                + " iot.r_1h)");
+    assertThatThrownBy(
+            () ->
+                lake.table("iot.r_1h")
+                    .newAppend()
+                    .row("a", Instant.parse("2026-01-01T00:00:00Z"), 5L)
+                    .commit())
+        .hasMessageStartingWith("Cannot append to iot.r_1h: it is a rollup of iot.r");
+
+    assertThat(rows("SELECT n FROM iot.r_1h")).containsExactly(List.of(1L));
+    assertThat(lake.table("iot.r_1h").rollupOf()).contains(TableName.parse("iot.r"));
+    assertThat(lake.table("iot.r").rollupOf()).isEmpty();
+  }
+
+  @Test
+  void aTableWithRollupsIsDroppedOnlyWithThem() {
+    assertThatThrownBy(() -> run("DROP TABLE iot.r"))
+        .hasMessage(
+            "Cannot drop iot.r: the rollups iot.r_1h are computed from it; drop them first (DROP"
+                + " MATERIALIZED ROLLUP …) or drop them with it: DROP TABLE iot.r CASCADE"
+                + " (timelake drop iot.r --cascade)");
+    assertThatThrownBy(() -> lake.dropTable(TableName.parse("iot.r")))
+        .hasMessageStartingWith("Cannot drop iot.r: the rollups iot.r_1h");
+    assertThat(lake.tables()).hasSize(2);
+
+    run("DROP TABLE iot.r CASCADE");
+
+    assertThat(lake.tables()).isEmpty();
+  }
+
+  @Test
+  void droppingARollupAsATableDropsItAsARollup() {
+    run("DROP TABLE iot.r_1h");
+
+    assertThat(lake.tables()).containsExactly(TableName.parse("iot.r"));
+    assertThat(lake.rollups(TableName.parse("iot.r"))).isEmpty();
+    run("DROP TABLE iot.r");
+    assertThat(lake.tables()).isEmpty();
+  }
+
+  @Test
+  void showTablesNamesRollups() {
+    assertThat(rows("SHOW TABLES"))
+        .containsExactly(List.of("iot", "r", "time-series"), List.of("iot", "r_1h", "rollup"));
+  }
+
+  @Test
+  void createIndexIsRefusedSayingWhatTheIndexIs() {
+    assertThatThrownBy(() -> run("CREATE INDEX by_value ON iot.r (value)"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage(
+            "Cannot CREATE INDEX on iot.r: a Timelake table is kept ordered by its series key and"
+                + " time, which is its index, and pruned by both; it takes no other index");
+  }
+
+  private void run(String sql) {
+    session.sql(sql).close();
+  }
+
+  private List<List<Object>> rows(String sql) {
+    try (QueryResult result = session.sql(sql)) {
+      return result.rows();
+    }
+  }
+}
