@@ -72,6 +72,10 @@ public record ColumnType(
   /** How a UBIGINT column is stored: every unsigned 64-bit value fits, losslessly. */
   public static final ColumnType UNSIGNED_STORAGE = decimal(20, 0);
 
+  private static final Pattern TEXT_PATTERN =
+      Pattern.compile(
+          "(?:VARCHAR|CHAR|CHARACTER|CHARACTER VARYING|BPCHAR|TEXT|STRING)(?:\\s*\\(\\s*\\d+\\s*\\))?");
+
   private static final Pattern DECIMAL_PATTERN =
       Pattern.compile("(?:DECIMAL|NUMERIC)\\s*\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\)");
 
@@ -142,6 +146,9 @@ public record ColumnType(
       return struct(fields);
     }
     String normalized = trimmed.replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+    if (TEXT_PATTERN.matcher(normalized).matches()) {
+      return VARCHAR; // a length is a PostgreSQL habit; DuckDB and Iceberg strings have none
+    }
     Matcher decimal = DECIMAL_PATTERN.matcher(normalized);
     if (decimal.matches()) {
       int scale = decimal.group(2) == null ? 0 : Integer.parseInt(decimal.group(2));

@@ -62,17 +62,12 @@ final class DdlParser {
             name, name, expression, name);
       }
       for (var definition : expression.getColDataTypeList()) {
-        String type = definition.getColDataType().getDataType().replaceAll("\\s+\\(", "(");
-        List<String> arguments = definition.getColDataType().getArgumentsStringList();
-        if (arguments != null && !arguments.isEmpty()) {
-          type = type + "(" + String.join(",", arguments) + ")";
-        }
         String column = SyntaxNames.unquote(definition.getColumnName());
         List<String> specs = definition.getColumnSpecs();
         String joined = specs == null ? "" : String.join(" ", specs).toUpperCase(Locale.ROOT);
         Column parsed;
         try {
-          parsed = Column.nullable(column, ColumnType.parse(type));
+          parsed = Column.nullable(column, typeOf(definition.getColDataType()));
         } catch (IllegalArgumentException e) {
           throw TimelakeException.validation(
               "Cannot add column '%s' to %s: %s", column, name, e.getMessage());
@@ -84,16 +79,32 @@ final class DdlParser {
   }
 
   private static Column column(ColumnDefinition definition) {
-    String type = definition.getColDataType().getDataType();
-    List<String> arguments = definition.getColDataType().getArgumentsStringList();
-    if (arguments != null && !arguments.isEmpty()) {
-      type = type + "(" + String.join(",", arguments) + ")";
-    }
     String name = SyntaxNames.unquote(definition.getColumnName());
-    Column column = Column.nullable(name, ColumnType.parse(type));
+    ColumnType type;
+    try {
+      type = typeOf(definition.getColDataType());
+    } catch (dev.timelake.ValidationException e) {
+      throw TimelakeException.validation("Column '%s': %s", name, e.getMessage());
+    }
+    Column column = Column.nullable(name, type);
     List<String> specs = definition.getColumnSpecs();
     String joined = specs == null ? "" : String.join(" ", specs).toUpperCase(Locale.ROOT);
     return joined.contains("NOT NULL") ? column.asRequired() : column;
+  }
+
+  /**
+   * The type as written, nested lists ({@code INTEGER[]}, {@code VARCHAR[][]}), structs and {@code
+   * BIGINT UNSIGNED} included; a fixed-size array ({@code INTEGER[3]}) is refused by name, never
+   * stored as something else.
+   */
+  private static ColumnType typeOf(net.sf.jsqlparser.statement.create.table.ColDataType type) {
+    List<Integer> dimensions = type.getArrayData();
+    if (dimensions != null && dimensions.stream().anyMatch(java.util.Objects::nonNull)) {
+      throw TimelakeException.validation(
+          "fixed-size arrays such as %s are not supported; use a list, %s",
+          type, type.toString().replaceAll("\\[\\d+\\]", "[]"));
+    }
+    return ColumnType.parse(type.toString().replaceAll("\\s+\\(", "("));
   }
 
   private static void parseOptions(TableName name, String text, TableDefinition.Builder builder) {

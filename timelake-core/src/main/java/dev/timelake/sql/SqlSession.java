@@ -410,6 +410,7 @@ public final class SqlSession implements AutoCloseable {
     try {
       statement = StatementParser.parse(text);
     } catch (JSQLParserException | RuntimeException e) {
+      refuseUnreadableCreateTable(text, e);
       return runWithFallbackViews(text);
     }
     if (statement instanceof Select) {
@@ -1009,6 +1010,33 @@ public final class SqlSession implements AutoCloseable {
       } catch (java.sql.SQLException e) {
         failure.addSuppressed(e);
       }
+    }
+  }
+
+  /**
+   * A CREATE TABLE Timelake cannot read must not reach DuckDB, where it would make a table of the
+   * session's own instead of a lake table: it is refused naming what was not understood.
+   */
+  private static void refuseUnreadableCreateTable(String text, Exception parseFailure) {
+    List<dev.timelake.engine.SqlLexer.Token> tokens =
+        dev.timelake.engine.SqlLexer.tokens(text).tokens();
+    int index = 1;
+    if (tokens.size() > 2 && tokens.get(1).is("OR") && tokens.get(2).is("REPLACE")) {
+      index = 3;
+    }
+    boolean createTable =
+        !tokens.isEmpty()
+            && tokens.get(0).is("CREATE")
+            && index < tokens.size()
+            && tokens.get(index).is("TABLE");
+    if (createTable) {
+      String reason = String.valueOf(parseFailure.getMessage()).lines().findFirst().orElse("");
+      throw TimelakeException.validation(
+          "Cannot read this CREATE TABLE (%s); Timelake's column types are BOOLEAN, INTEGER,"
+              + " BIGINT, UBIGINT, FLOAT, DOUBLE, DECIMAL(p,s), VARCHAR, DATE, TIMESTAMP,"
+              + " TIMESTAMPTZ, BLOB, STRUCT(name TYPE, …) and TYPE[] (MAP and UNION are not"
+              + " supported)",
+          reason);
     }
   }
 
