@@ -394,6 +394,10 @@ public final class SqlSession implements AutoCloseable {
       // psql's, pgjdbc's and Grafana's catalog queries: about the tables, never through them.
       return runWithFallbackViews(PostgresCatalog.rewrite(text));
     }
+    Optional<StatementOutcome> shown = showSetting(text);
+    if (shown.isPresent()) {
+      return shown.get();
+    }
     java.util.regex.Matcher optimize = OPTIMIZE.matcher(text);
     if (optimize.matches()) {
       TableName name = TableName.parse(optimize.group(1));
@@ -437,6 +441,26 @@ public final class SqlSession implements AutoCloseable {
       return describe(describe.getTable());
     } else if (statement instanceof ExplainStatement explain) {
       return explain(explain, text);
+    } else if (statement instanceof net.sf.jsqlparser.statement.update.Update update
+        && catalog.exists(SyntaxNames.tableName(update.getTable()))) {
+      throw TimelakeException.validation(
+          "Cannot UPDATE %s: changing rows of a lake table in place is not supported yet; write"
+              + " the corrected rows with INSERT OR REPLACE INTO %s … (the newest write of a key"
+              + " wins on read)",
+          SyntaxNames.tableName(update.getTable()), SyntaxNames.tableName(update.getTable()));
+    } else if (statement instanceof net.sf.jsqlparser.statement.delete.Delete delete
+        && catalog.exists(SyntaxNames.tableName(delete.getTable()))) {
+      throw TimelakeException.validation(
+          "Cannot DELETE FROM %s: deleting rows of a lake table is not supported yet; old"
+              + " partitions go with retention (ALTER … or timelake alter %s --set retention=90d),"
+              + " a whole table with DROP TABLE",
+          SyntaxNames.tableName(delete.getTable()), SyntaxNames.tableName(delete.getTable()));
+    } else if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate
+        && catalog.exists(SyntaxNames.tableName(truncate.getTable()))) {
+      throw TimelakeException.validation(
+          "Cannot TRUNCATE %s: emptying a lake table is not supported yet; DROP TABLE %s and"
+              + " create it again",
+          SyntaxNames.tableName(truncate.getTable()), SyntaxNames.tableName(truncate.getTable()));
     } else if (statement instanceof net.sf.jsqlparser.statement.create.index.CreateIndex index) {
       throw TimelakeException.validation(
           "Cannot CREATE INDEX on %s: a Timelake table is kept ordered by its series key and time,"
@@ -931,6 +955,31 @@ public final class SqlSession implements AutoCloseable {
             + name
             + ": added "
             + String.join(", ", added.stream().map(c -> c.name() + " " + c.type()).toList()));
+  }
+
+  /**
+   * {@code SHOW timelake.<setting>}: the value the session reads with and where it comes from (the
+   * session, else the default; a table's own value applies to that table).
+   */
+  private Optional<StatementOutcome> showSetting(String text) {
+    List<dev.timelake.engine.SqlLexer.Token> tokens =
+        dev.timelake.engine.SqlLexer.tokens(text).tokens();
+    if (tokens.size() != 4
+        || !tokens.get(0).is("SHOW")
+        || !tokens.get(1).is("timelake")
+        || !tokens.get(2).text().equals(".")
+        || tokens.get(3).kind() != dev.timelake.engine.SqlLexer.Kind.WORD) {
+      return Optional.empty();
+    }
+    dev.timelake.table.Setting setting = dev.timelake.table.Settings.require(tokens.get(3).text());
+    String value = settings.values().get(setting.name());
+    List<List<String>> rows =
+        List.of(
+            List.of(
+                setting.name(),
+                value != null ? value : setting.defaultValue().orElse("(none)"),
+                value != null ? "session" : "default"));
+    return Optional.of(values(StatementKind.SHOW, List.of("setting", "value", "level"), rows));
   }
 
   /** A small result built from literal values, through the quoting helper. */

@@ -107,6 +107,31 @@ class RollupTableStatementsTest {
                 + " time, which is its index, and pruned by both; it takes no other index");
   }
 
+  @Test
+  void rowChangesTimelakeDoesNotMakeYetAreRefusedNamingTheWayThatWorks() {
+    assertThatThrownBy(() -> run("UPDATE iot.r SET value = 2"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith(
+            "Cannot UPDATE iot.r: changing rows of a lake table in place is not supported yet;"
+                + " write the corrected rows with INSERT OR REPLACE INTO iot.r");
+    assertThatThrownBy(() -> run("DELETE FROM iot.r WHERE device = 'a'"))
+        .hasMessageStartingWith("Cannot DELETE FROM iot.r: deleting rows of a lake table");
+    assertThatThrownBy(() -> run("TRUNCATE iot.r"))
+        .hasMessageStartingWith("Cannot TRUNCATE iot.r: emptying a lake table");
+    assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(1L));
+  }
+
+  @Test
+  void showTellsASettingsValueAndWhereItComesFrom() {
+    assertThat(rows("SHOW timelake.read_dedup"))
+        .containsExactly(List.of("read-dedup", "true", "default"));
+    run("SET timelake.read_dedup = false");
+    assertThat(rows("SHOW timelake.read_dedup"))
+        .containsExactly(List.of("read-dedup", "false", "session"));
+    assertThatThrownBy(() -> run("SHOW timelake.nope"))
+        .hasMessageStartingWith("Unknown setting 'nope'");
+  }
+
   private void run(String sql) {
     session.sql(sql).close();
   }
