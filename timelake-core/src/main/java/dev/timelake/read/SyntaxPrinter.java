@@ -2,6 +2,7 @@ package dev.timelake.read;
 
 import java.util.function.Predicate;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 import net.sf.jsqlparser.util.deparser.SelectDeParser;
@@ -24,6 +25,13 @@ final class SyntaxPrinter {
           public <S> StringBuilder visit(Function function, S context) {
             rewrite.test(function);
             return super.visit(function, context);
+          }
+
+          /** DuckDB's integer division, which the parser reads as MySQL's DIV. */
+          @Override
+          public <S> StringBuilder visit(IntegerDivision division, S context) {
+            deparse(division, " // ", context);
+            return getBuilder();
           }
         };
     SelectDeParser selects = new SelectDeParser(expressions, buffer);

@@ -406,9 +406,11 @@ public final class SqlSession implements AutoCloseable {
       return optimize(name);
     }
     if (hasIntegerDivision(text)) {
-      // JSqlParser reads DuckDB's // (integer division) as the start of a line comment and would
-      // silently drop the rest of the line from the statement it prints.
-      return runWithFallbackViews(text);
+      // JSqlParser reads DuckDB's // (integer division) as the start of a line comment. An INSERT
+      // is parsed with it spelled DIV (its rows are planned and printed with // again); anything
+      // else runs as written against the per-table views.
+      Optional<StatementOutcome> inserted = insertWithIntegerDivision(text);
+      return inserted.isPresent() ? inserted.get() : runWithFallbackViews(text);
     }
     Statement statement;
     try {
@@ -1060,6 +1062,21 @@ public final class SqlSession implements AutoCloseable {
         failure.addSuppressed(e);
       }
     }
+  }
+
+  /** An INSERT whose text uses {@code //}, parsed with it spelled DIV; empty for anything else. */
+  private Optional<StatementOutcome> insertWithIntegerDivision(String text) {
+    Statement statement;
+    try {
+      statement = StatementParser.parse(StatementParser.withDivKeyword(text));
+    } catch (JSQLParserException | RuntimeException e) {
+      return Optional.empty();
+    }
+    if (statement instanceof Insert insert && !isClientTable(insert.getTable())) {
+      return Optional.of(
+          insert(insert.getTable(), insert.getColumns(), insert.getSelect(), StatementKind.INSERT));
+    }
+    return Optional.empty();
   }
 
   /**

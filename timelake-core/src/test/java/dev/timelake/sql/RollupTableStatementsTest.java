@@ -132,6 +132,16 @@ class RollupTableStatementsTest {
         .hasMessageStartingWith("Unknown setting 'nope'");
   }
 
+  @Test
+  void integerDivisionWorksInInsertsAndQueries() {
+    run(
+        "INSERT INTO iot.r SELECT 'p' || (7 // 2), TIMESTAMPTZ '2026-01-02 00:00:00+00', 9 // 2"
+            + " -- a comment // with slashes");
+
+    assertThat(rows("SELECT device, value, value // 2 FROM iot.r WHERE device LIKE 'p%'"))
+        .containsExactly(List.of("p3", 4.0, 2.0));
+  }
+
   private void run(String sql) {
     session.sql(sql).close();
   }
