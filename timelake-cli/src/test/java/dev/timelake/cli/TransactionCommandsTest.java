@@ -48,7 +48,7 @@ class TransactionCommandsTest {
     succeeds(run);
     assertThat(run.out())
         .isEqualTo(
-            "BEGIN\nInserted 1 rows into iot.r, held until COMMIT\nCOMMIT: 1 rows into iot.r\n"
+            "BEGIN\nInserted 1 row into iot.r, held until COMMIT\nCOMMIT: 1 row into iot.r\n"
                 + "count_star()\n3001\n");
     assertThat(count("SELECT count(*) FROM iot.r WHERE time < '2026-01-02'")).isEqualTo("1441");
   }

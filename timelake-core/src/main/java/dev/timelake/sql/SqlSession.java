@@ -250,7 +250,7 @@ public final class SqlSession implements AutoCloseable {
     List<String> parts = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     for (ClientTransaction.Committed table : committed) {
-      parts.add(table.result().rows() + " rows into " + table.table());
+      parts.add(rows(table.result().rows()) + " into " + table.table());
       StatementOutcome maintained =
           maintainAfter(
               StatementOutcome.appended(StatementKind.COMMIT, "", table.result(), List.of()),
@@ -321,7 +321,7 @@ public final class SqlSession implements AutoCloseable {
         pending.checkIndexIntervals();
         return StatementOutcome.wrote(
             StatementKind.INSERT,
-            "Copied " + added + " rows into " + name + ", held until COMMIT",
+            "Copied " + rows(added) + " into " + name + ", held until COMMIT",
             added,
             List.of());
       }
@@ -335,7 +335,7 @@ public final class SqlSession implements AutoCloseable {
       return maintainAfter(
           StatementOutcome.appended(
               StatementKind.INSERT,
-              "Copied " + result.rows() + " rows into " + name,
+              "Copied " + rows(result.rows()) + " into " + name + copies(result),
               result,
               List.of()),
           name,
@@ -363,6 +363,19 @@ public final class SqlSession implements AutoCloseable {
    */
   private void require(Role role, TableName table, String what) {
     access.ifPresent(a -> a.require(role, table.namespace(), what));
+  }
+
+  /** "1 row", "3 rows". */
+  private static String rows(long count) {
+    return count + (count == 1 ? " row" : " rows");
+  }
+
+  /** How many copies of a key the append kept once, when it kept any so. */
+  private static String copies(AppendResult result) {
+    long dropped = result.copiesDropped();
+    return dropped == 0
+        ? ""
+        : " (" + dropped + (dropped == 1 ? " copy" : " copies") + " of a key kept once)";
   }
 
   /** Timelake's own connection, started at its first use. */
@@ -652,7 +665,7 @@ public final class SqlSession implements AutoCloseable {
       pending.checkIndexIntervals();
       return StatementOutcome.wrote(
           kind,
-          "Inserted " + added + " rows into " + table.name() + ", held until COMMIT",
+          "Inserted " + rows(added) + " into " + table.name() + ", held until COMMIT",
           added,
           planned.explanation());
     }
@@ -666,7 +679,7 @@ public final class SqlSession implements AutoCloseable {
     StatementOutcome outcome =
         StatementOutcome.appended(
             kind,
-            "Inserted " + result.rows() + " rows into " + table.name(),
+            "Inserted " + rows(result.rows()) + " into " + table.name() + copies(result),
             result,
             planned.explanation());
     return maintainAfter(outcome, table.name(), touched, now);

@@ -67,8 +67,8 @@ class ClientTransactionTest {
     assertThat(run("BEGIN").kind()).isEqualTo(StatementKind.BEGIN);
     assertThat(session.transactionState()).isEqualTo(TransactionState.OPEN);
     assertThat(run("INSERT INTO iot.r VALUES ('zz', '2026-01-01 00:00:00+00', 1)").message())
-        .isEqualTo("Inserted 1 rows into iot.r, held until COMMIT");
-    assertThat(run("COMMIT").message()).isEqualTo("COMMIT: 1 rows into iot.r");
+        .isEqualTo("Inserted 1 row into iot.r, held until COMMIT");
+    assertThat(run("COMMIT").message()).isEqualTo("COMMIT: 1 row into iot.r");
 
     assertThat(session.transactionState()).isEqualTo(TransactionState.IDLE);
     assertEveryRowIsThere(3001, 1441);
@@ -130,7 +130,7 @@ class ClientTransactionTest {
     run("BEGIN");
     run("INSERT INTO iot.s VALUES ('a', '2026-03-01 00:00:00+00', 1)");
     run("INSERT INTO iot.r VALUES ('b', '2026-03-01 00:00:00+00', 2)");
-    assertThat(run("COMMIT").message()).isEqualTo("COMMIT: 1 rows into iot.s, 1 rows into iot.r");
+    assertThat(run("COMMIT").message()).isEqualTo("COMMIT: 1 row into iot.s, 1 row into iot.r");
 
     assertThat(count("SELECT count(*) FROM iot.s")).isEqualTo(1);
     assertThat(count("SELECT count(*) FROM iot.r")).isEqualTo(3001);

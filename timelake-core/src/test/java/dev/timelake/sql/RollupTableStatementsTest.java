@@ -142,6 +142,20 @@ class RollupTableStatementsTest {
         .containsExactly(List.of("p3", 4.0, 2.0));
   }
 
+  @Test
+  void anInsertSaysHowManyRowsAndCopiesInPlainWords() {
+    try (QueryResult one =
+            session.sql("INSERT INTO iot.r VALUES ('x', '2026-01-03 00:00:00+00', 1)");
+        QueryResult copies =
+            session.sql(
+                "INSERT INTO iot.r VALUES ('y', '2026-01-03 00:00:00+00', 1),"
+                    + " ('y', '2026-01-03 00:00:00+00', 2), ('z', '2026-01-03 00:00:00+00', 3)")) {
+      assertThat(one.message()).isEqualTo("Inserted 1 row into iot.r");
+      assertThat(copies.message())
+          .isEqualTo("Inserted 2 rows into iot.r (1 copy of a key kept once)");
+    }
+  }
+
   private void run(String sql) {
     session.sql(sql).close();
   }
