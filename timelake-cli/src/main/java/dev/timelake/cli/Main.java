@@ -173,6 +173,13 @@ public final class Main {
 
   private void printStackTraceIfAsked(Exception exception) {
     if (verbose || "1".equals(environment.get(DEBUG_VARIABLE))) {
+      for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
+        if (cause instanceof dev.timelake.QueryFailedException failed
+            && failed.statement().isPresent()) {
+          streams.err().println("in statement: " + failed.statement().get());
+          break;
+        }
+      }
       exception.printStackTrace(streams.err());
     }
   }

@@ -187,7 +187,18 @@ public final class EngineConnection implements AutoCloseable {
     String reason =
         SignalFunctions.explainFailure(
             javaFailure(e.getMessage() == null ? e.toString() : e.getMessage().strip()));
-    return new QueryFailedException(reason + "\n  in statement: " + abbreviate(sql), e);
+    return new QueryFailedException(withoutStatementContext(reason), abbreviate(sql), e);
+  }
+
+  /**
+   * DuckDB's reason without the excerpt of the statement it points into ({@code LINE 1: …} and a
+   * caret line): that statement is Timelake's rewrite, with file paths and internal names, not the
+   * user's; {@link QueryFailedException#statement} keeps it.
+   */
+  static String withoutStatementContext(String reason) {
+    int line = reason.indexOf("\nLINE ");
+    String kept = line < 0 ? reason : reason.substring(0, line);
+    return kept.replaceAll("\\b__tl_\\w+\\.", "").strip();
   }
 
   /**

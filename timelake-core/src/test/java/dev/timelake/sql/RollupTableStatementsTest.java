@@ -156,6 +156,28 @@ class RollupTableStatementsTest {
     }
   }
 
+  @Test
+  void errorsNameTheUsersMistakeNotTheRewrittenStatement() {
+    run("INSERT INTO iot.r VALUES ('a', '2026-01-01 00:00:00+00', 2)"); // copies: a merged read
+    for (String sql :
+        List.of(
+            "SELECT nope FROM iot.r",
+            "SELECT value + 'x' FROM iot.r WHERE device = 'a'",
+            "SELECT * FROM iot.r WHERE time > 'garbage'")) {
+      assertThatThrownBy(() -> run(sql))
+          .as(sql)
+          .isInstanceOf(dev.timelake.QueryFailedException.class)
+          .hasMessageNotContaining(warehouse.toString())
+          .hasMessageNotContaining("__tl_")
+          .hasMessageNotContaining("read_parquet")
+          .hasMessageNotContaining("LINE 1")
+          .satisfies(
+              e ->
+                  assertThat(((dev.timelake.QueryFailedException) e).statement())
+                      .hasValueSatisfying(rewritten -> assertThat(rewritten).contains("parquet")));
+    }
+  }
+
   private void run(String sql) {
     session.sql(sql).close();
   }
