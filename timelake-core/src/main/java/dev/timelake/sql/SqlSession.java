@@ -157,9 +157,17 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
-  /** Interrupts the statement running in this session, from another thread. */
+  /**
+   * Interrupts the statement running in this session, from another thread: the client's query and
+   * Timelake's work for it (an INSERT's staging and file writes), so a cancelled write commits
+   * nothing unless its commit had begun.
+   */
   public void cancel() {
     client.cancel();
+    EngineConnection running = work;
+    if (running != null) {
+      running.cancel();
+    }
   }
 
   /** Where the session stands with respect to a transaction the client opened. */

@@ -59,6 +59,11 @@ final class TimelakeConnection extends ConnectionDefaults {
     }
   }
 
+  /** Interrupts the statement the session is running, from another thread; none: nothing. */
+  void cancel() {
+    session.cancel();
+  }
+
   void checkOpen() throws SQLException {
     if (closed) {
       throw new SQLException("The connection to " + url + " is closed", "08003");

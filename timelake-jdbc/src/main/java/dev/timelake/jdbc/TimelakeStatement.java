@@ -38,11 +38,52 @@ class TimelakeStatement extends StatementDefaults {
     connection.checkOpen();
   }
 
-  /** Runs {@code sql}; true when it returned rows, as {@link Statement#execute(String)}. */
+  /** Cancels statements past their query timeout; one daemon thread for every connection. */
+  private static final java.util.concurrent.ScheduledExecutorService TIMEOUTS =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "timelake-jdbc-timeout");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /**
+   * Runs {@code sql}; true when it returned rows, as {@link Statement#execute(String)}. Past the
+   * query timeout the statement is cancelled and this throws {@link java.sql.SQLTimeoutException}.
+   */
   boolean run(String sql) throws SQLException {
     checkOpen();
     closeCurrent();
-    QueryResult result = connection.run(sql);
+    QueryResult result;
+    if (queryTimeout <= 0) {
+      result = connection.run(sql);
+    } else {
+      java.util.concurrent.atomic.AtomicBoolean expired =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.ScheduledFuture<?> alarm =
+          TIMEOUTS.schedule(
+              () -> {
+                expired.set(true);
+                connection.cancel();
+              },
+              queryTimeout,
+              java.util.concurrent.TimeUnit.SECONDS);
+      try {
+        result = connection.run(sql);
+      } catch (SQLException e) {
+        if (expired.get()) {
+          throw new java.sql.SQLTimeoutException(
+              "The statement ran longer than its query timeout of "
+                  + queryTimeout
+                  + " s and was cancelled; nothing of it was committed",
+              "57014",
+              e);
+        }
+        throw e;
+      } finally {
+        alarm.cancel(false);
+      }
+    }
     if (result.hasRows()) {
       current = new TimelakeResultSet(result.resultSet(), this, result);
       updateCount = -1;
@@ -224,6 +265,13 @@ class TimelakeStatement extends StatementDefaults {
     if (direction != ResultSet.FETCH_FORWARD) {
       throw unsupported("fetch directions other than FETCH_FORWARD");
     }
+  }
+
+  /** Interrupts the statement this statement's connection is running, from another thread. */
+  @Override
+  public void cancel() throws SQLException {
+    checkOpen();
+    connection.cancel();
   }
 
   @Override

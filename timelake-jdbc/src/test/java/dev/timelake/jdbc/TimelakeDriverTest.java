@@ -184,6 +184,53 @@ class TimelakeDriverTest {
   }
 
   @Test
+  void aQueryPastItsTimeoutIsCancelledAndAnInsertCommitsNothing() throws SQLException {
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement()) {
+      statement.setQueryTimeout(1);
+      long started = System.nanoTime();
+      assertThatThrownBy(
+              () -> statement.executeQuery("SELECT sum(i) FROM range(1000000000000) t(i)"))
+          .isInstanceOf(java.sql.SQLTimeoutException.class)
+          .hasMessageContaining("query timeout of 1 s");
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - started))
+          .isLessThan(java.time.Duration.ofSeconds(30));
+      assertThatThrownBy(
+              () ->
+                  statement.executeUpdate(
+                      "INSERT INTO iot.readings SELECT 'd' || (i % 10), TIMESTAMPTZ '2026-01-01'"
+                          + " + i * INTERVAL '1 second', i FROM range(1000000000000) t(i)"
+                          + " WHERE i % 1000000000 = 0 OR i < 5"))
+          .isInstanceOf(java.sql.SQLTimeoutException.class);
+      statement.setQueryTimeout(0);
+      assertThat(countRows(connection)).isZero();
+    }
+  }
+
+  @Test
+  void cancelStopsTheRunningStatementFromAnotherThread() throws Exception {
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement()) {
+      java.util.concurrent.ExecutorService other =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        java.util.concurrent.Future<Object> running =
+            other.submit(
+                () -> statement.executeQuery("SELECT sum(i) FROM range(1000000000000) t(i)"));
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!running.isDone() && System.nanoTime() < until) {
+          statement.cancel();
+          java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+        }
+        assertThatThrownBy(running::get).hasCauseInstanceOf(SQLException.class);
+      } finally {
+        other.shutdownNow();
+      }
+      assertThat(countRows(connection)).isZero(); // the connection goes on working
+    }
+  }
+
+  @Test
   void appendsOneSnapshotForABatch() throws SQLException {
     try (Connection connection = DriverManager.getConnection(url)) {
       int before = snapshots(connection);
