@@ -7,10 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.timelake.Lake;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
@@ -21,12 +18,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.zip.GZIPInputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -111,9 +105,12 @@ public final class LineProtocolServer implements AutoCloseable {
 
   private final HttpServer http;
   private final Limits limits;
-  private final ScheduledExecutorService timers = timers();
-  private final RequestThreads threads;
-  private final Semaphore inFlight;
+
+  /** Cuts slow clients off: each request sets a deadline or two and mostly cancels them. */
+  private final ScheduledExecutorService timers = ServerThreads.timer("timelake-http-timer");
+
+  private final LineProtocolRequestThreads threads;
+  private final LineProtocolBodies bodies;
   private final BufferAllocator allocator = new RootAllocator();
   private final Credentials credentials;
   private final LineProtocolWriter writer;
@@ -123,23 +120,12 @@ public final class LineProtocolServer implements AutoCloseable {
     this.http = http;
     this.limits = limits;
     this.credentials = credentials;
-    this.inFlight = new Semaphore(limits.bytesInFlight() >> 10);
+    this.bodies = new LineProtocolBodies(limits.maxBodyBytes(), limits.bytesInFlight());
     this.writer = new LineProtocolWriter(lake, allocator);
-    this.threads = new RequestThreads(limits.requestThreads(), limits.headerDeadline(), timers);
+    this.threads =
+        new LineProtocolRequestThreads(limits.requestThreads(), limits.headerDeadline(), timers);
     http.setExecutor(threads);
     http.createContext("/", this::handle);
-  }
-
-  /**
-   * The one thread that cuts slow clients off. Each request sets a deadline or two and cancels
-   * them; cancelled ones leave the queue at once, rather than minutes later when they were due.
-   */
-  private static ScheduledExecutorService timers() {
-    java.util.concurrent.ScheduledThreadPoolExecutor timers =
-        new java.util.concurrent.ScheduledThreadPoolExecutor(
-            1, LineProtocolWriter.daemons("timelake-http-timer"));
-    timers.setRemoveOnCancelPolicy(true);
-    return timers;
   }
 
   /**
@@ -204,13 +190,13 @@ public final class LineProtocolServer implements AutoCloseable {
    * else is answered, and the exchange closed only after the answer.
    */
   private void handle(HttpExchange exchange) throws IOException {
-    Deadline deadline = Deadline.current();
+    LineProtocolDeadline deadline = LineProtocolDeadline.current();
     try {
       // The headers are in: the body may take until the request's deadline.
       deadline.read(limits.requestDeadline());
       if (deadline.isSpare()) {
         String busy = "The server is handling " + limits.requestThreads() + " requests already";
-        new Answer(503, error("unavailable", busy + "; send it again")).send(exchange);
+        LineProtocolAnswer.error(503, "unavailable", busy + "; send it again").send(exchange);
         return;
       }
       route(exchange, deadline);
@@ -218,32 +204,30 @@ public final class LineProtocolServer implements AutoCloseable {
       String incident = logged(exchange, e);
       deadline.answer(limits.headerDeadline());
       if (exchange.getResponseCode() == -1) {
-        respond(
-            exchange,
-            500,
-            error(
+        LineProtocolAnswer.error(
+                500,
                 "internal error",
                 "The server failed on this request unexpectedly (incident "
                     + incident
                     + " in its log); some of its tables may have been written, send it again to"
-                    + " complete it"));
+                    + " complete it")
+            .send(exchange);
       }
     } finally {
       exchange.close();
     }
   }
 
-  private void route(HttpExchange exchange, Deadline deadline) throws IOException {
+  private void route(HttpExchange exchange, LineProtocolDeadline deadline) throws IOException {
     String path = exchange.getRequestURI().getPath();
     String method = exchange.getRequestMethod();
     Map<String, String> query;
     try {
       query = query(exchange.getRequestURI().getRawQuery());
     } catch (IllegalArgumentException e) {
-      respond(
-          exchange,
-          400,
-          error("invalid", "Malformed query string: a '%' must start two hexadecimal digits"));
+      LineProtocolAnswer.error(
+              400, "invalid", "Malformed query string: a '%' must start two hexadecimal digits")
+          .send(exchange);
       return;
     }
     switch (path) {
@@ -251,10 +235,12 @@ public final class LineProtocolServer implements AutoCloseable {
         exchange.getResponseHeaders().set("X-Influxdb-Version", "Timelake");
         exchange.sendResponseHeaders(204, -1);
       }
-      case "/health" -> respond(exchange, 200, "{\"status\":\"pass\",\"name\":\"timelake\"}");
+      case "/health" ->
+          new LineProtocolAnswer(200, "{\"status\":\"pass\",\"name\":\"timelake\"}").send(exchange);
       case "/api/v2/write", "/write" -> {
         if (!method.equals("POST")) {
-          respond(exchange, 405, error("method not allowed", method + " " + path + "; use POST"));
+          LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
+              .send(exchange);
         } else {
           Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
           if (access.isPresent()) {
@@ -262,7 +248,7 @@ public final class LineProtocolServer implements AutoCloseable {
           }
         }
       }
-      default -> respond(exchange, 404, error("not found", "No endpoint " + path));
+      default -> LineProtocolAnswer.error(404, "not found", "No endpoint " + path).send(exchange);
     }
   }
 
@@ -278,12 +264,12 @@ public final class LineProtocolServer implements AutoCloseable {
       exchange
           .getResponseHeaders()
           .set("Retry-After", Long.toString(Math.max(1, throttled.left().toSeconds() + 1)));
-      respond(exchange, 429, error("too many requests", throttled.message()));
+      LineProtocolAnswer.error(429, "too many requests", throttled.message()).send(exchange);
       return Optional.empty();
     }
     if (!(login instanceof HttpAuth.Login.Admitted admitted)) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
-      respond(exchange, 401, error("unauthorized", "Wrong or missing credentials"));
+      LineProtocolAnswer.error(401, "unauthorized", "Wrong or missing credentials").send(exchange);
       return Optional.empty();
     }
     return Optional.of(admitted.access());
@@ -293,7 +279,7 @@ public final class LineProtocolServer implements AutoCloseable {
       HttpExchange exchange,
       Map<String, String> query,
       boolean v1,
-      Deadline deadline,
+      LineProtocolDeadline deadline,
       dev.timelake.ClientAccess access)
       throws IOException {
     String namespace =
@@ -304,60 +290,42 @@ public final class LineProtocolServer implements AutoCloseable {
     try {
       precision = LineProtocol.Precision.parse(query.get("precision"));
     } catch (IllegalArgumentException e) {
-      respond(exchange, 400, error("invalid", e.getMessage()));
+      LineProtocolAnswer.error(400, "invalid", e.getMessage()).send(exchange);
       return;
     }
     if (declaredLength(exchange) > limits.maxBodyBytes()) {
       // Refused before a byte of the body is read.
-      respond(exchange, 413, tooLarge());
+      tooLarge().send(exchange);
       return;
     }
-    Held held = new Held();
-    try {
+    try (LineProtocolBodies.Held held = bodies.hold()) {
       Optional<byte[]> body;
       try {
-        body = body(exchange, held);
+        body = bodies.read(exchange, held);
       } catch (java.util.zip.ZipException e) {
-        respond(exchange, 400, error("invalid", "The body is not gzip data, or corrupt gzip data"));
+        LineProtocolAnswer.error(400, "invalid", "The body is not gzip data, or corrupt gzip data")
+            .send(exchange);
         return;
       } catch (java.io.EOFException e) {
-        respond(exchange, 400, error("invalid", "The gzip body ends before its compressed data"));
+        LineProtocolAnswer.error(400, "invalid", "The gzip body ends before its compressed data")
+            .send(exchange);
         return;
-      } catch (Busy e) {
-        new Answer(
+      } catch (LineProtocolBodies.Busy e) {
+        LineProtocolAnswer.error(
                 503,
-                error(
-                    "unavailable",
-                    "The server holds too much request data right now; send it again"))
+                "unavailable",
+                "The server holds too much request data right now; send it again")
             .send(exchange);
         return;
       }
       if (body.isEmpty()) {
-        respond(exchange, 413, tooLarge());
+        tooLarge().send(exchange);
         return;
       }
       deadline.work();
-      Answer answer = write(access, namespace, precision, body.get());
+      LineProtocolAnswer answer = write(access, namespace, precision, body.get());
       deadline.answer(limits.headerDeadline());
       answer.send(exchange);
-    } finally {
-      inFlight.release(held.kib);
-    }
-  }
-
-  /** How a write request is answered: 204, or a status with an error body. */
-  private record Answer(int status, String body) {
-    static final Answer WRITTEN = new Answer(204, "");
-
-    void send(HttpExchange exchange) throws IOException {
-      if (status == 204) {
-        exchange.sendResponseHeaders(204, -1);
-        return;
-      }
-      if (status == 503) {
-        exchange.getResponseHeaders().set("Retry-After", "1");
-      }
-      respond(exchange, status, body);
     }
   }
 
@@ -365,7 +333,7 @@ public final class LineProtocolServer implements AutoCloseable {
    * Parses and writes {@code body}; the answer once its points are committed or refused. What no
    * answer here expects (a failure inside the engine, a bug) is thrown, to be answered 500.
    */
-  private Answer write(
+  private LineProtocolAnswer write(
       dev.timelake.ClientAccess access,
       String namespace,
       LineProtocol.Precision precision,
@@ -385,13 +353,13 @@ public final class LineProtocolServer implements AutoCloseable {
                     precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body)));
         writer.write(access, namespace, points, requestKey);
       }
-      return Answer.WRITTEN;
+      return LineProtocolAnswer.WRITTEN;
     } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {
-      return new Answer(400, error("invalid", e.getMessage()));
+      return LineProtocolAnswer.error(400, "invalid", e.getMessage());
     } catch (dev.timelake.AccessDeniedException e) {
-      return new Answer(403, error("forbidden", e.getMessage()));
+      return LineProtocolAnswer.error(403, "forbidden", e.getMessage());
     } catch (LineProtocolWriter.Stopping e) {
-      return new Answer(503, error("unavailable", e.getMessage()));
+      return LineProtocolAnswer.error(503, "unavailable", e.getMessage());
     } catch (TimelakeException e) {
       // The client's mistake is a 400 (not to be resent); a conflict or a failed commit is the
       // server's, and a client such as Telegraf sends the request again after a 5xx.
@@ -401,16 +369,17 @@ public final class LineProtocolServer implements AutoCloseable {
             ALREADY_EXISTS,
             DUPLICATE_INDEX_INTERVAL,
             INDEX_INTERVAL_OVERLAP ->
-            new Answer(400, error("invalid", e.getMessage()));
+            LineProtocolAnswer.error(400, "invalid", e.getMessage());
         case CONFLICT, COMMIT_FAILED, COMMIT_STATE_UNKNOWN ->
-            new Answer(503, error("unavailable", e.getMessage()));
+            LineProtocolAnswer.error(503, "unavailable", e.getMessage());
         case QUERY_FAILED, INTERNAL -> throw e;
       };
     }
   }
 
-  private String tooLarge() {
-    return error(
+  private LineProtocolAnswer tooLarge() {
+    return LineProtocolAnswer.error(
+        413,
         "request too large",
         "The body is over "
             + limits.maxBodyBytes()
@@ -455,44 +424,6 @@ public final class LineProtocolServer implements AutoCloseable {
     return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
   }
 
-  /** The KiB of the in-flight budget one request holds. */
-  private static final class Held {
-    int kib;
-  }
-
-  /** The in-flight budget is spent. */
-  private static final class Busy extends RuntimeException {
-    Busy() {
-      super(null, null, false, false);
-    }
-  }
-
-  /** The request body, gunzipped when sent so; empty when it is over the limit. */
-  private Optional<byte[]> body(HttpExchange exchange, Held held) throws IOException {
-    InputStream in = exchange.getRequestBody();
-    String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
-    if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("gzip")) {
-      in = new GZIPInputStream(in);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[64 << 10];
-    int read;
-    while ((read = in.read(buffer)) > 0) {
-      if (out.size() + read > limits.maxBodyBytes()) {
-        return Optional.empty();
-      }
-      int kib = (out.size() + read + 1023) / 1024 - held.kib;
-      if (kib > 0) {
-        if (!inFlight.tryAcquire(kib)) {
-          throw new Busy();
-        }
-        held.kib += kib;
-      }
-      out.write(buffer, 0, read);
-    }
-    return Optional.of(out.toByteArray());
-  }
-
   /** A request without any credentials guesses no password: it is not counted as a failure. */
   private static Map<String, String> query(String raw) {
     Map<String, String> parameters = new HashMap<>();
@@ -508,226 +439,6 @@ public final class LineProtocolServer implements AutoCloseable {
           URLDecoder.decode(value, StandardCharsets.UTF_8));
     }
     return parameters;
-  }
-
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
-
-  /** An InfluxDB-style error body. */
-  private static String error(String code, String message) {
-    java.util.Map<String, String> body = new java.util.LinkedHashMap<>();
-    body.put("code", code);
-    body.put("message", message == null ? "" : message);
-    try {
-      return JSON.writeValueAsString(body);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("A map of two strings is always JSON", e);
-    }
-  }
-
-  private static void respond(HttpExchange exchange, int status, String json) throws IOException {
-    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
-  }
-
-  /**
-   * The threads of one server. The JDK's server hands a connection over as soon as a request's
-   * first byte arrives, and the thread it runs on reads the headers itself: so each request gets a
-   * thread of its own (up to a limit) and a {@link Deadline} from that moment, and a client that
-   * sends slowly holds only its own thread until the deadline cuts it off. A request beyond the
-   * limit runs on one of a few spare threads, only to be answered 503; beyond those, the JDK's
-   * server closes its connection.
-   */
-  static final class RequestThreads implements java.util.concurrent.Executor, AutoCloseable {
-    static final int SPARE_THREADS = 4;
-
-    private final java.util.concurrent.ThreadPoolExecutor threads;
-    private final java.util.concurrent.ThreadPoolExecutor spares;
-    private final Duration headerDeadline;
-    private final ScheduledExecutorService timers;
-
-    RequestThreads(int limit, Duration headerDeadline, ScheduledExecutorService timers) {
-      this.threads = pool(limit, "timelake-http");
-      this.spares = pool(SPARE_THREADS, "timelake-http-spare");
-      this.headerDeadline = headerDeadline;
-      this.timers = timers;
-    }
-
-    /** Up to {@code size} threads, started as needed and none kept waiting in a queue. */
-    private static java.util.concurrent.ThreadPoolExecutor pool(int size, String name) {
-      return new java.util.concurrent.ThreadPoolExecutor(
-          0,
-          size,
-          30,
-          java.util.concurrent.TimeUnit.SECONDS,
-          new java.util.concurrent.SynchronousQueue<>(),
-          LineProtocolWriter.daemons(name));
-    }
-
-    @Override
-    public void execute(Runnable exchange) {
-      long firstByte = System.nanoTime();
-      try {
-        threads.execute(() -> run(exchange, firstByte, false));
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        // When the spares are busy too, this throws, and the JDK's server closes the connection.
-        spares.execute(() -> run(exchange, firstByte, true));
-      }
-    }
-
-    private void run(Runnable exchange, long firstByte, boolean spare) {
-      Deadline deadline = new Deadline(firstByte, spare, timers);
-      Deadline.CURRENT.set(deadline);
-      try {
-        deadline.start(headerDeadline);
-        exchange.run();
-      } finally {
-        Deadline.CURRENT.remove();
-        deadline.finish();
-      }
-    }
-
-    @Override
-    public void close() {
-      threads.shutdownNow();
-      spares.shutdownNow();
-    }
-  }
-
-  /**
-   * The deadlines of one request, counted from its first byte, on the thread handling it. While the
-   * thread reads from the client (the headers, the body) or writes the answer, a deadline that
-   * passes interrupts the thread, which closes the connection's channel and ends a blocked read or
-   * write with an {@link IOException}; while it works (parses, writes to the lake) nothing
-   * interrupts it. Only the request's own thread calls its methods but {@link #fire}.
-   */
-  static final class Deadline {
-    static final ThreadLocal<Deadline> CURRENT = new ThreadLocal<>();
-
-    private final Thread thread = Thread.currentThread();
-    private final long firstByte;
-    private final boolean spare;
-    private final ScheduledExecutorService timers;
-    // Guarded by this: the timer thread interrupts only while the request thread reads.
-    private java.util.concurrent.ScheduledFuture<?> timer;
-    private long generation;
-    private boolean reading;
-    private boolean expired;
-    private boolean finished;
-
-    Deadline(long firstByte, boolean spare, ScheduledExecutorService timers) {
-      this.firstByte = firstByte;
-      this.spare = spare;
-      this.timers = timers;
-    }
-
-    /** The deadline of the request running on this thread. */
-    static Deadline current() {
-      Deadline deadline = CURRENT.get();
-      if (deadline == null) {
-        throw new IllegalStateException("Not a request thread of a line-protocol server");
-      }
-      return deadline;
-    }
-
-    /** Whether the request runs on a spare thread, beyond the server's limit. */
-    boolean isSpare() {
-      return spare;
-    }
-
-    /**
-     * Reads the headers until {@code afterFirstByte} after the request's first byte. When that has
-     * passed already, the thread is interrupted at once: the exchange's first read fails, and the
-     * JDK's server closes the connection.
-     */
-    synchronized void start(Duration afterFirstByte) {
-      try {
-        read(afterFirstByte);
-      } catch (IOException e) {
-        thread.interrupt();
-      }
-    }
-
-    /**
-     * Reads from the client until {@code afterFirstByte} after the request's first byte.
-     *
-     * @throws IOException when that time has passed, or an earlier deadline did
-     */
-    synchronized void read(Duration afterFirstByte) throws IOException {
-      readUntil(firstByte + afterFirstByte.toNanos());
-    }
-
-    /**
-     * Writes the answer, until {@code fromNow} from now.
-     *
-     * @throws IOException when an earlier deadline passed
-     */
-    synchronized void answer(Duration fromNow) throws IOException {
-      readUntil(System.nanoTime() + fromNow.toNanos());
-    }
-
-    /**
-     * Works without any deadline.
-     *
-     * @throws IOException when an earlier deadline passed (the connection is closed or closing)
-     */
-    synchronized void work() throws IOException {
-      requireOpen();
-      stopTimer();
-      reading = false;
-    }
-
-    private void readUntil(long nanoTime) throws IOException {
-      requireOpen();
-      stopTimer();
-      reading = true;
-      long delay = nanoTime - System.nanoTime();
-      if (delay <= 0) {
-        expired = true;
-        throw new IOException("The request's deadline has passed");
-      }
-      long expected = generation;
-      try {
-        timer =
-            timers.schedule(() -> fire(expected), delay, java.util.concurrent.TimeUnit.NANOSECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        expired = true;
-        throw new IOException("The server is stopping", e);
-      }
-    }
-
-    private void requireOpen() throws IOException {
-      if (expired) {
-        throw new IOException("The request's deadline has passed");
-      }
-    }
-
-    private void stopTimer() {
-      generation++;
-      if (timer != null) {
-        timer.cancel(false);
-        timer = null;
-      }
-    }
-
-    /** The timer: cuts the client off when the thread still reads under this deadline. */
-    private synchronized void fire(long expected) {
-      if (expected == generation && reading && !expired && !finished) {
-        expired = true;
-        thread.interrupt();
-      }
-    }
-
-    /** The request is done: no interrupt comes after this, and none is left pending. */
-    synchronized void finish() {
-      stopTimer();
-      finished = true;
-      Thread.interrupted();
-    }
   }
 
   /** Stops listening; requests in flight get up to a second to finish. */

@@ -2,9 +2,7 @@ package dev.timelake.server;
 
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
-import dev.timelake.ResultColumn;
 import dev.timelake.Session;
-import dev.timelake.StatementKind;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.StatementSplitter;
 import java.io.BufferedInputStream;
@@ -14,8 +12,6 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,8 +25,8 @@ import java.util.regex.Pattern;
  * One client of the PostgreSQL protocol: the startup (TLS when the client asks and the server has a
  * certificate; a SCRAM-SHA-256 login with the server's credentials), then simple queries, each
  * statement of a query string run in the connection's own Timelake {@link Session}, and the
- * extended protocol (Parse, Bind, Describe, Execute, Close, Sync) with {@code $n} parameters placed
- * as literals ({@link PgParameters}); rows in text or binary format, a command tag per statement.
+ * extended protocol ({@link PgExtendedQuery}: Parse, Bind, Describe, Execute, Close; Sync here);
+ * rows in text or binary format and a command tag per statement ({@link PgResults}).
  */
 final class PgConnection implements Runnable {
   private static final int PROTOCOL_3 = 196608;
@@ -71,8 +67,6 @@ final class PgConnection implements Runnable {
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   private final Map<String, String> startup = new LinkedHashMap<>();
-  private final Map<String, Prepared> prepared = new HashMap<>();
-  private final Map<String, Portal> portals = new HashMap<>();
   private PgMessages.Writer out;
   private DataInputStream in;
   private Session session;
@@ -342,6 +336,7 @@ final class PgConnection implements Runnable {
   }
 
   private void serve(DataInputStream in) throws IOException {
+    PgExtendedQuery extended = new PgExtendedQuery(out, session, this::timed);
     while (true) {
       PgMessages.Message message = PgMessages.read(in);
       if (message == null || message.type() == 'X') {
@@ -360,11 +355,11 @@ final class PgConnection implements Runnable {
       try {
         switch (type) {
           case 'Q' -> simpleQuery(in, body.string());
-          case 'P' -> parse(body);
-          case 'B' -> bind(body);
-          case 'D' -> describe(body);
-          case 'E' -> execute(body);
-          case 'C' -> close(body);
+          case 'P' -> extended.parse(body);
+          case 'B' -> extended.bind(body);
+          case 'D' -> extended.describe(body);
+          case 'E' -> extended.execute(body);
+          case 'C' -> extended.close(body);
           case 'H' -> out.flush();
           default -> {
             error("08P01", "Unexpected message type '" + type + "'");
@@ -405,181 +400,6 @@ final class PgConnection implements Runnable {
     failedUntilSync = true;
   }
 
-  /** Parse: a statement with {@code $n} parameters and the types the client gives them. */
-  private void parse(PgMessages.Reader body) {
-    String name = body.string();
-    String sql = body.string();
-    int count = body.int16();
-    List<Integer> types = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      types.add(body.int32());
-    }
-    List<String> statements = StatementSplitter.statements(sql);
-    if (statements.size() > 1) {
-      throw new IllegalArgumentException(
-          "A prepared statement holds one statement, this one has " + statements.size());
-    }
-    prepared.put(
-        name,
-        new Prepared(statements.isEmpty() ? "" : statements.get(0), PgParameters.of(sql), types));
-    out.begin('1').end(); // ParseComplete
-  }
-
-  /** Bind: a portal of a prepared statement with its parameter values as literals. */
-  private void bind(PgMessages.Reader body) {
-    String portal = body.string();
-    String name = body.string();
-    Prepared statement = prepared.get(name);
-    if (statement == null) {
-      throw new IllegalArgumentException("No prepared statement named '" + name + "'");
-    }
-    int formatCount = body.int16();
-    int[] formats = new int[formatCount];
-    for (int i = 0; i < formatCount; i++) {
-      formats[i] = body.int16();
-    }
-    int count = body.int16();
-    List<String> literals = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      byte[] value = body.bytes(body.int32());
-      int format = formatCount == 0 ? 0 : formats[formatCount == 1 ? 0 : i];
-      int oid = i < statement.types().size() ? statement.types().get(i) : 0;
-      literals.add(PgParameters.literal(value, oid, format));
-    }
-    int resultCount = body.int16();
-    int[] resultFormats = new int[resultCount];
-    for (int i = 0; i < resultCount; i++) {
-      resultFormats[i] = body.int16();
-    }
-    closePortal(portal);
-    portals.put(portal, new Portal(statement.parameters().render(literals), resultFormats));
-    out.begin('2').end(); // BindComplete
-  }
-
-  /** Describe: a statement's parameter types and columns, or a portal's columns. */
-  private void describe(PgMessages.Reader body) {
-    char kind = (char) body.int8();
-    String name = body.string();
-    if (kind == 'S') {
-      Prepared statement = prepared.get(name);
-      if (statement == null) {
-        throw new IllegalArgumentException("No prepared statement named '" + name + "'");
-      }
-      int count = statement.parameters().count();
-      out.begin('t').int16(count);
-      for (int i = 0; i < count; i++) {
-        int oid = i < statement.types().size() ? statement.types().get(i) : 0;
-        out.int32(oid == 0 ? PgTypes.TEXT : oid);
-      }
-      out.end();
-      List<String> nulls = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        nulls.add("NULL");
-      }
-      Optional<List<ResultColumn>> columns =
-          statement.sql().isEmpty()
-              ? Optional.empty()
-              : session.describe(statement.parameters().render(nulls));
-      if (columns.isEmpty()) {
-        out.begin('n').end(); // NoData
-      } else {
-        List<Integer> oids = new ArrayList<>();
-        List<String> labels = new ArrayList<>();
-        for (ResultColumn column : columns.get()) {
-          labels.add(column.name());
-          oids.add(PgTypes.oid(column.type()));
-        }
-        rowDescription(labels, oids, new int[0]);
-      }
-      return;
-    }
-    Portal portal = requirePortal(name);
-    portal.run(this::timed);
-    if (portal.result.hasRows()) {
-      rowDescription(portal.labels(), portal.oids(), portal.formats);
-    } else {
-      out.begin('n').end();
-    }
-  }
-
-  /** Execute: a portal's rows (all of them) and its command tag. */
-  private void execute(PgMessages.Reader body) {
-    Portal portal = requirePortal(body.string());
-    if (portal.sql.isBlank()) {
-      out.begin('I').end();
-      return;
-    }
-    portal.run(this::timed);
-    notices(portal.result);
-    if (portal.result.hasRows()) {
-      dataRows(portal.result, portal.oids(), portal.formats);
-    } else {
-      out.begin('C').string(tag(portal.result)).end();
-    }
-    portal.finish();
-  }
-
-  private void close(PgMessages.Reader body) {
-    char kind = (char) body.int8();
-    String name = body.string();
-    if (kind == 'S') {
-      prepared.remove(name);
-    } else {
-      closePortal(name);
-    }
-    out.begin('3').end(); // CloseComplete
-  }
-
-  private Portal requirePortal(String name) {
-    Portal portal = portals.get(name);
-    if (portal == null) {
-      throw new IllegalArgumentException("No portal named '" + name + "'");
-    }
-    return portal;
-  }
-
-  private void closePortal(String name) {
-    Portal portal = portals.remove(name);
-    if (portal != null) {
-      portal.finish();
-    }
-  }
-
-  /** A parsed statement: its text, its placeholders and the parameter types the client gave. */
-  private record Prepared(String sql, PgParameters parameters, List<Integer> types) {}
-
-  /** A bound statement, run at its first Describe or Execute; its result kept until then. */
-  private static final class Portal {
-    final String sql;
-    final int[] formats;
-    QueryResult result;
-
-    Portal(String sql, int[] formats) {
-      this.sql = sql;
-      this.formats = formats;
-    }
-
-    void run(java.util.function.Function<String, QueryResult> runner) {
-      if (result == null) {
-        result = runner.apply(sql);
-      }
-    }
-
-    List<String> labels() {
-      return result.columnNames();
-    }
-
-    List<Integer> oids() {
-      return result.columnTypes().stream().map(PgTypes::oid).toList();
-    }
-
-    void finish() {
-      if (result != null) {
-        result.close();
-      }
-    }
-  }
-
   /** Runs each statement of {@code text}; the first failure ends the query string. */
   private void simpleQuery(DataInputStream in, String text) throws IOException {
     List<String> statements = StatementSplitter.statements(text);
@@ -612,11 +432,11 @@ final class PgConnection implements Runnable {
       return true;
     }
     try (QueryResult result = timed(sql)) {
-      notices(result);
+      PgResults.notices(out, result);
       if (result.hasRows()) {
-        sendRows(result);
+        PgResults.sendRows(out, result);
       } else {
-        out.begin('C').string(tag(result)).end();
+        out.begin('C').string(PgResults.tag(result)).end();
       }
       return true;
     } catch (TimelakeException e) {
@@ -639,7 +459,7 @@ final class PgConnection implements Runnable {
         return false;
       }
       try (QueryResult result = appended.get()) {
-        notices(result);
+        PgResults.notices(out, result);
         out.begin('C').string("COPY " + result.rowCount().orElse(0)).end();
       }
       return true;
@@ -647,70 +467,6 @@ final class PgConnection implements Runnable {
       error(e.sqlState(), e.getMessage());
       return false;
     }
-  }
-
-  private void sendRows(QueryResult result) {
-    List<Integer> oids = result.columnTypes().stream().map(PgTypes::oid).toList();
-    rowDescription(result.columnNames(), oids, new int[0]);
-    dataRows(result, oids, new int[0]);
-  }
-
-  /** The result format of column {@code i}: JDBC-style, none means text, one means all. */
-  private static int format(int[] formats, int i) {
-    return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : i];
-  }
-
-  private void rowDescription(List<String> labels, List<Integer> oids, int[] formats) {
-    out.begin('T').int16(labels.size());
-    for (int i = 0; i < labels.size(); i++) {
-      int oid = oids.get(i);
-      out.string(labels.get(i))
-          .int32(0)
-          .int16(0)
-          .int32(oid)
-          .int16(PgTypes.size(oid))
-          .int32(-1)
-          .int16(format(formats, i));
-    }
-    out.end();
-  }
-
-  private void dataRows(QueryResult result, List<Integer> oids, int[] formats) {
-    long rows = 0;
-    while (result.next()) {
-      out.begin('D').int16(oids.size());
-      for (int i = 0; i < oids.size(); i++) {
-        Object value = result.value(i);
-        byte[] bytes =
-            format(formats, i) == 1
-                ? PgTypes.binary(value, oids.get(i))
-                : PgTypes.text(value, oids.get(i));
-        if (bytes == null) {
-          out.int32(-1);
-        } else {
-          out.int32(bytes.length).bytes(bytes);
-        }
-      }
-      out.end();
-      rows++;
-    }
-    out.begin('C').string("SELECT " + rows).end();
-  }
-
-  /** The command tag PostgreSQL clients expect for a statement without rows. */
-  private static String tag(QueryResult result) {
-    long rows = result.rowCount().orElse(0);
-    StatementKind kind = result.kind();
-    return switch (kind) {
-      case INSERT, UPSERT -> "INSERT 0 " + rows;
-      case CREATE_TABLE -> "CREATE TABLE";
-      case DROP_TABLE -> "DROP TABLE";
-      case CREATE_ROLLUP -> "CREATE MATERIALIZED VIEW";
-      case REFRESH_ROLLUP -> "REFRESH MATERIALIZED VIEW";
-      case DROP_ROLLUP -> "DROP MATERIALIZED VIEW";
-      case SET -> "SET";
-      default -> kind.name().toUpperCase(Locale.ROOT).replace('_', ' ');
-    };
   }
 
   private void error(String state, String message) {
@@ -733,23 +489,6 @@ final class PgConnection implements Runnable {
       out.int8('D').string(detail);
     }
     out.int8(0).end();
-  }
-
-  /** A NoticeResponse (severity WARNING) for each of the statement's warnings. */
-  private void notices(QueryResult result) {
-    for (String warning : result.warnings()) {
-      out.begin('N')
-          .int8('S')
-          .string("WARNING")
-          .int8('V')
-          .string("WARNING")
-          .int8('C')
-          .string("01000")
-          .int8('M')
-          .string(warning)
-          .int8(0)
-          .end();
-    }
   }
 
   /** ReadyForQuery, with the session's transaction status (idle, in a transaction, failed). */

@@ -37,12 +37,7 @@ public final class PgServer implements AutoCloseable {
   private final ServerLimits limits;
   private final java.util.Optional<Tls> tls;
   private final java.util.concurrent.ScheduledExecutorService timer =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "timelake-pg-timeout");
-            thread.setDaemon(true);
-            return thread;
-          });
+      ServerThreads.timer("timelake-pg-timeout");
   private final Thread acceptor;
 
   private PgServer(
@@ -56,8 +51,7 @@ public final class PgServer implements AutoCloseable {
     this.credentials = credentials;
     this.limits = limits;
     this.listener = listener;
-    this.acceptor = new Thread(this::accept, "timelake-pg-accept");
-    this.acceptor.setDaemon(true);
+    this.acceptor = ServerThreads.daemons("timelake-pg-accept").newThread(this::accept);
   }
 
   /**
@@ -146,17 +140,10 @@ public final class PgServer implements AutoCloseable {
       } catch (IOException e) {
         continue;
       }
-      if (clients.size() >= limits.maxConnections() + SPARE_SOCKETS) {
-        // Counted before login too: unauthenticated sockets cannot pile up threads and memory.
-        try {
-          socket.close();
-        } catch (IOException e) {
-          // closed anyway
-        }
-        continue;
-      }
+      // Places are counted before login too: unauthenticated sockets cannot pile up threads and
+      // memory, nor one address take every place.
       java.net.InetAddress address = socket.getInetAddress();
-      if (!enterLogin(address)) {
+      if (clients.size() >= limits.maxConnections() + SPARE_SOCKETS || !enterLogin(address)) {
         try {
           socket.close();
         } catch (IOException e) {
@@ -165,27 +152,20 @@ public final class PgServer implements AutoCloseable {
         continue;
       }
       clients.add(socket);
-      Thread client =
-          new Thread(
-              () -> {
-                try {
-                  new PgConnection(
-                          socket,
-                          lake,
-                          credentials,
-                          cancels,
-                          limits,
-                          timer,
-                          tls,
-                          () -> leaveLogin(address))
-                      .run();
-                } finally {
-                  clients.remove(socket);
-                }
-              },
-              "timelake-pg-" + socket.getPort());
-      client.setDaemon(true);
-      client.start();
+      ServerThreads.daemons("timelake-pg-" + socket.getPort())
+          .newThread(() -> serve(socket, address))
+          .start();
+    }
+  }
+
+  /** Serves one client on its own thread; the socket is forgotten when the connection ends. */
+  private void serve(Socket socket, java.net.InetAddress address) {
+    try {
+      new PgConnection(
+              socket, lake, credentials, cancels, limits, timer, tls, () -> leaveLogin(address))
+          .run();
+    } finally {
+      clients.remove(socket);
     }
   }
 

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.timelake.Lake;
 import dev.timelake.TableName;
 import dev.timelake.catalog.Catalogs;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,7 +17,6 @@ import java.util.stream.Stream;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -38,23 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
  * point elsewhere, metadata registered from elsewhere are refused with a 400 that names the value
  * and what is allowed, and nothing changes; purges and drops delete nothing outside it.
  */
-class IcebergRestConfinementTest {
+class IcebergRestConfinementTest extends WithRestCatalog {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.optional(1, "tag", Types.StringType.get()));
   private static final TableIdentifier READINGS = TableIdentifier.of("iot", "readings");
 
-  @TempDir Path warehouse;
   @TempDir Path elsewhere;
-  private Catalog backing;
-  private IcebergRestServer server;
   private RESTCatalog rest;
 
+  /** A REST client of the server, its namespace iot created. */
   @BeforeEach
-  void startServer() throws Exception {
-    backing = Catalogs.openEmbedded(warehouse);
-    server =
-        IcebergRestServer.start(
-            backing, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+  void connectClient() throws Exception {
     rest =
         (RESTCatalog)
             Catalogs.open(
@@ -65,10 +56,8 @@ class IcebergRestConfinementTest {
   }
 
   @AfterEach
-  void stopServer() throws Exception {
+  void closeClient() throws Exception {
     rest.close();
-    server.close();
-    ((AutoCloseable) backing).close();
   }
 
   /** Where the catalog places the table {@code iot.<name>}. */

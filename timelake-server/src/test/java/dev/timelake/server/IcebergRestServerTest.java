@@ -10,16 +10,13 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
-import dev.timelake.catalog.Catalogs;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -34,11 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.catalog.Catalog;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Iceberg REST catalog protocol in front of a warehouse's catalog: lakes opened with {@code
@@ -47,27 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hold others up nor keep their connection past the deadline. What clients may create and change is
  * in {@link IcebergRestConfinementTest}.
  */
-class IcebergRestServerTest {
-  @TempDir Path warehouse;
-  private Catalog backing;
-  private IcebergRestServer server;
-
-  @BeforeEach
-  void startServer() throws Exception {
-    backing = Catalogs.openEmbedded(warehouse);
-    server =
-        IcebergRestServer.start(
-            backing, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-  }
-
-  @AfterEach
-  void stopServer() throws Exception {
-    server.close();
-    if (backing instanceof AutoCloseable closeable) {
-      closeable.close();
-    }
-  }
-
+class IcebergRestServerTest extends WithRestCatalog {
   private Lake client() {
     return Lake.open(warehouse, Map.of("type", "rest", "uri", server.uri().toString()));
   }
@@ -92,12 +65,8 @@ class IcebergRestServerTest {
 
   @Test
   void withCredentialsOnlyClientsPresentingThemAreServed() throws Exception {
-    server.close();
-    server =
-        IcebergRestServer.start(
-            backing,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            java.util.Optional.of(new Credentials("tl", "secret")));
+    restart(
+        java.util.Optional.of(new Credentials("tl", "secret")), IcebergRestServer.REQUEST_DEADLINE);
     String uri = server.uri().toString();
     assertThatThrownBy(() -> Lake.open(warehouse, Map.of("type", "rest", "uri", uri)).close())
         .hasMessageContaining("Wrong or missing credentials");
@@ -206,13 +175,7 @@ class IcebergRestServerTest {
 
   @Test
   void closesTheConnectionOfAClientSlowerThanTheDeadline() throws Exception {
-    server.close();
-    server =
-        IcebergRestServer.start(
-            backing,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            java.util.Optional.empty(),
-            Duration.ofSeconds(1));
+    restart(java.util.Optional.empty(), Duration.ofSeconds(1));
     ScheduledExecutorService pace = Executors.newScheduledThreadPool(2);
     CountDownLatch sending = new CountDownLatch(2);
     // Each sends for over 30 s unless the server closes its connection.

@@ -7,7 +7,6 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -68,13 +66,7 @@ class LineProtocolServerLimitsTest {
   }
 
   private LineProtocolServer server(Lake on, LineProtocolServer.Limits limits) throws IOException {
-    LineProtocolServer server =
-        LineProtocolServer.start(
-            on,
-            new InetSocketAddress("127.0.0.1", 0),
-            new Credentials("tl", PASSWORD),
-            Optional.empty(),
-            limits);
+    LineProtocolServer server = WithLineProtocolServer.start(on, PASSWORD, limits);
     servers.add(server);
     return server;
   }

@@ -2,75 +2,41 @@ package dev.timelake.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.Lake;
-import dev.timelake.QueryResult;
-import dev.timelake.Session;
 import dev.timelake.TableName;
 import io.questdb.client.Sender;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Line protocol over HTTP as InfluxDB 1 and 2 clients and QuestDB's Java Sender send it: tables
  * made on first write, columns added for new fields, refused requests that change nothing, and
  * resent requests that append nothing twice.
  */
-class LineProtocolServerTest {
-  private static final String PASSWORD = "line secret";
-
-  @TempDir Path warehouse;
-  private Lake lake;
-  private LineProtocolServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
-
-  @BeforeEach
-  void start() throws IOException {
-    lake = Lake.open(warehouse);
-    server =
-        LineProtocolServer.start(
-            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-    lake.close();
-  }
-
-  private HttpResponse<String> post(String pathAndQuery, String authorization, byte[] body)
-      throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + pathAndQuery))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
+class LineProtocolServerTest extends WithLineProtocolServer {
   /** A second server on the same lake with its own limits. */
   private LineProtocolServer server(LineProtocolServer.Limits limits) throws IOException {
-    return LineProtocolServer.start(
-        lake,
-        new InetSocketAddress("127.0.0.1", 0),
-        new Credentials("tl", PASSWORD),
-        java.util.Optional.empty(),
-        limits);
+    return start(lake, PASSWORD, limits);
+  }
+
+  /** Writes {@code lines} to {@code other}, a second server, as InfluxDB 2 in seconds. */
+  private HttpResponse<String> v2(LineProtocolServer other, String lines) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://127.0.0.1:" + other.port() + "/api/v2/write?bucket=iot&precision=s"))
+            .header("Authorization", "Token " + PASSWORD)
+            .POST(HttpRequest.BodyPublishers.ofString(lines))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> v2(String lines) throws Exception {
@@ -78,13 +44,6 @@ class LineProtocolServerTest {
         "/api/v2/write?org=any&bucket=iot&precision=s",
         "Token " + PASSWORD,
         lines.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private List<List<Object>> rows(String sql) {
-    try (Session session = lake.newSession();
-        QueryResult result = session.sql(sql)) {
-      return result.rows();
-    }
   }
 
   @Test
@@ -207,32 +166,12 @@ class LineProtocolServerTest {
     try (LineProtocolServer small =
         server(LineProtocolServer.Limits.DEFAULT.withBytesInFlight(4 << 10))) {
       String line = "readings,device=d1 value=1 1767225600\n";
-      HttpResponse<String> busy =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          "http://127.0.0.1:"
-                              + small.port()
-                              + "/api/v2/write?bucket=iot&precision=s"))
-                  .header("Authorization", "Token " + PASSWORD)
-                  .POST(HttpRequest.BodyPublishers.ofString(line.repeat(400)))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> busy = v2(small, line.repeat(400));
       assertThat(busy.statusCode()).isEqualTo(503);
       assertThat(busy.body()).contains("send it again");
       assertThat(busy.headers().firstValue("Retry-After")).contains("1");
       assertThat(lake.tables()).isEmpty();
-      HttpResponse<String> fits =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          "http://127.0.0.1:"
-                              + small.port()
-                              + "/api/v2/write?bucket=iot&precision=s"))
-                  .header("Authorization", "Token " + PASSWORD)
-                  .POST(HttpRequest.BodyPublishers.ofString(line))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> fits = v2(small, line);
       assertThat(fits.statusCode()).isEqualTo(204); // the budget came back after the 503
     }
   }
@@ -365,9 +304,5 @@ class LineProtocolServerTest {
                 "sell", 2616.5, 11L, java.time.OffsetDateTime.parse("2026-02-01T12:00:01.123456Z")),
             List.of(
                 "buy", 2617.5, 12L, java.time.OffsetDateTime.parse("2026-02-01T12:00:02.123456Z")));
-  }
-
-  private int snapshots(String table) {
-    return lake.table(TableName.parse(table)).info().snapshots().size();
   }
 }

@@ -2,25 +2,13 @@ package dev.timelake.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.Lake;
-import dev.timelake.QueryResult;
-import dev.timelake.Session;
 import dev.timelake.TableName;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A line-protocol request is checked whole before anything is created, widened or appended: a time
@@ -28,9 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * protocol cannot fill, anywhere in the request (here: on its last line), refuses the request with
  * 400 naming the line, and leaves no table and no rows behind.
  */
-class LineProtocolValidationTest {
-  private static final String PASSWORD = "line secret";
-
+class LineProtocolValidationTest extends WithLineProtocolServer {
   /** DuckDB's earliest TIMESTAMPTZ, 290309-12-22 (BC) 00:00:00 UTC, in µs since the epoch. */
   private static final long EARLIEST =
       LocalDateTime.of(-290308, 12, 22, 0, 0).toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
@@ -38,64 +24,24 @@ class LineProtocolValidationTest {
   /** DuckDB's latest TIMESTAMPTZ: one µs before its infinity, which is the largest long. */
   private static final long LATEST = Long.MAX_VALUE - 1;
 
-  @TempDir Path warehouse;
-  private Lake lake;
-  private LineProtocolServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
-
-  @BeforeEach
-  void start() throws IOException {
-    lake = Lake.open(warehouse);
-    server =
-        LineProtocolServer.start(
-            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-    lake.close();
-  }
-
   private HttpResponse<String> write(String bucket, String precision, String lines)
       throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://127.0.0.1:"
-                        + server.port()
-                        + "/api/v2/write?bucket="
-                        + bucket
-                        + "&precision="
-                        + precision))
-            .header("Authorization", "Token " + PASSWORD)
-            .POST(HttpRequest.BodyPublishers.ofString(lines, StandardCharsets.UTF_8))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private List<List<Object>> rows(String sql) {
-    try (Session session = lake.newSession();
-        QueryResult result = session.sql(sql)) {
-      return result.rows();
-    }
-  }
-
-  private void sql(String statement) {
-    try (Session session = lake.newSession();
-        QueryResult result = session.sql(statement)) {
-      result.rows();
-    }
-  }
-
-  private int snapshots(String table) {
-    return lake.table(TableName.parse(table)).info().snapshots().size();
+    return post(
+        "/api/v2/write?bucket=" + bucket + "&precision=" + precision,
+        "Token " + PASSWORD,
+        lines.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Asserts a 400 whose message starts with the line and contains each fragment. */
   private static void assertRefused(HttpResponse<String> response, int line, String... fragments) {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
     assertThat(response.body()).contains("\"message\":\"line " + line + ": ").contains(fragments);
+  }
+
+  /** The refused requests left no table behind, and the server still takes a normal write. */
+  private void assertNoTableAndStillWrites() throws Exception {
+    assertThat(lake.tables()).isEmpty();
+    assertStillWrites();
   }
 
   /** The server still takes a normal write after a refusal, and that write is stored. */
@@ -124,8 +70,7 @@ class LineProtocolValidationTest {
                   + time.get(1));
       assertRefused(refused, 3, "timestamp '" + time.get(1) + "'", "out of range", "290309-12-22");
     }
-    assertThat(lake.tables()).isEmpty();
-    assertStillWrites();
+    assertNoTableAndStillWrites();
   }
 
   @Test
@@ -213,8 +158,7 @@ class LineProtocolValidationTest {
       HttpResponse<String> refused = write(bucket, "s", "cpu,host=a usage=1 1\nmem free=2i 1");
       assertRefused(refused, 1, "is a reserved name", "choose another namespace");
     }
-    assertThat(lake.tables()).isEmpty();
-    assertStillWrites();
+    assertNoTableAndStillWrites();
   }
 
   @Test
@@ -235,8 +179,7 @@ class LineProtocolValidationTest {
           write("iot", "s", "cpu,host=a usage=1 1\n" + measurement + ",host=a usage=2 1");
       assertRefused(refused, 2, "is a reserved name", "choose another table name");
     }
-    assertThat(lake.tables()).isEmpty();
-    assertStillWrites();
+    assertNoTableAndStillWrites();
   }
 
   @Test
@@ -250,8 +193,7 @@ class LineProtocolValidationTest {
         "129 characters long, at most 128");
     assertRefused(
         write("n".repeat(129), "s", "cpu usage=1 1"), 1, "129 characters long, at most 128");
-    assertThat(lake.tables()).isEmpty();
-    assertStillWrites();
+    assertNoTableAndStillWrites();
   }
 
   @Test
@@ -264,8 +206,7 @@ class LineProtocolValidationTest {
         write("iot", "s", "first value=1 1\nsecond,_Ingest_TS=x value=1 1"),
         2,
         "'_Ingest_TS' is a column Timelake sets itself");
-    assertThat(lake.tables()).isEmpty();
-    assertStillWrites();
+    assertNoTableAndStillWrites();
   }
 
   @Test

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.timelake.Lake;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,15 +13,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The server with real PostgreSQL clients on loopback: pgjdbc in simple-query and extended mode
@@ -32,31 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  * threshold) and psql (when installed; .ci/run installs it): statements, rows with PostgreSQL
  * types, command tags, several statements in one query, and errors with their SQLSTATE.
  */
-class PgServerTest {
+class PgServerTest extends WithPgServer {
   private static final String PASSWORD = "test password";
   private static final Credentials CREDENTIALS = new Credentials("tl", PASSWORD);
 
-  @TempDir Path warehouse;
-  private Lake lake;
-  private PgServer server;
-
-  @BeforeEach
-  void start() throws IOException {
-    lake = Lake.open(warehouse);
-    server = PgServer.start(lake, new InetSocketAddress("127.0.0.1", 0), CREDENTIALS);
-  }
-
-  @AfterEach
-  void stop() throws IOException {
-    server.close();
-    lake.close();
-  }
-
-  private Connection connect(String mode) throws SQLException {
-    return DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?preferQueryMode=" + mode,
-        "tl",
-        PASSWORD);
+  PgServerTest() {
+    super(PASSWORD);
   }
 
   @Test
@@ -500,31 +476,6 @@ class PgServerTest {
   }
 
   private static List<String> psql(int port, String password, String sql) throws Exception {
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                "psql",
-                "-X",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                Integer.toString(port),
-                "-U",
-                "tl",
-                "-d",
-                "timelake",
-                "-At",
-                "-c",
-                sql)
-            .redirectErrorStream(true);
-    builder.environment().remove("PGPASSWORD");
-    if (password != null) {
-      builder.environment().put("PGPASSWORD", password);
-    }
-    Process process = builder.start();
-    process.getOutputStream().close();
-    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-        .lines()
-        .toList();
+    return outputOf(psqlCommand(port, "-c", sql), password, Duration.ofSeconds(30));
   }
 }

@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import java.io.IOException;
 import java.io.StringReader;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,18 +26,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with and without a rollup: no committed row is ever lost, ROLLBACK discards what the transaction
  * wrote, and every live data file is there to read.
  */
-class PgTransactionTest {
+class PgTransactionTest extends WithPgServer {
   private static final String PASSWORD = "test password";
   private static final String ROW = "INSERT INTO iot.r VALUES ('zz', '2026-01-01 00:00:00+00', 1)";
 
-  @TempDir Path warehouse;
-  private Lake lake;
-  private PgServer server;
+  PgTransactionTest() {
+    super(PASSWORD);
+  }
 
-  /** iot.r: 3,000 readings a minute apart from 2026-01-01, inline maintenance on. */
+  /**
+   * iot.r: 3,000 readings a minute apart from 2026-01-01, inline maintenance on, before any client.
+   */
   @BeforeEach
-  void start() throws IOException {
-    lake = Lake.open(warehouse);
+  void createReadings() {
     try (Session session = lake.newSession()) {
       session
           .sql(
@@ -56,15 +51,6 @@ class PgTransactionTest {
                   + " * INTERVAL '1 minute', i FROM range(0, 3000) t(i)")
           .close();
     }
-    server =
-        PgServer.start(
-            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-  }
-
-  @AfterEach
-  void stop() throws IOException {
-    server.close();
-    lake.close();
   }
 
   @ParameterizedTest(name = "with a rollup: {0}")
@@ -249,30 +235,8 @@ class PgTransactionTest {
     }
   }
 
-  private Connection connect(String mode) throws SQLException {
-    return DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?preferQueryMode=" + mode,
-        "tl",
-        PASSWORD);
-  }
-
   private List<String> psql(String... commands) throws Exception {
-    List<String> command =
-        new java.util.ArrayList<>(
-            List.of(
-                "psql",
-                "-X",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                Integer.toString(server.port()),
-                "-U",
-                "tl",
-                "-d",
-                "timelake",
-                "-At"));
-    command.addAll(List.of(commands));
-    return run(command);
+    return run(psqlCommand(server.port(), commands));
   }
 
   /** Runs a Python program with {@code conn}, a psycopg2 connection to the server, open. */
@@ -290,14 +254,7 @@ class PgTransactionTest {
   }
 
   private static List<String> run(List<String> command) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("PGPASSWORD", PASSWORD);
-    Process process = builder.start();
-    process.getOutputStream().close();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-        .lines()
-        .toList();
+    return outputOf(command, PASSWORD, Duration.ofSeconds(60));
   }
 
   private static boolean installed(String... command) {

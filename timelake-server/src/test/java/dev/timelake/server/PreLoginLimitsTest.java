@@ -3,24 +3,18 @@ package dev.timelake.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.timelake.Lake;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Before a client has logged in it can make the server do little: nothing is allocated from a
@@ -28,33 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
  * sends, one address holds a bounded number of places, and a password sent in a form the server
  * does not take is answered, not thrown. After each attack a normal client logs in.
  */
-class PreLoginLimitsTest {
+class PreLoginLimitsTest extends WithPgServer {
   private static final String PASSWORD = "pw";
 
-  @TempDir Path warehouse;
-  private Lake lake;
-  private PgServer server;
-
-  @BeforeEach
-  void start() throws IOException {
-    lake = Lake.open(warehouse);
-    server =
-        PgServer.start(
-            lake,
-            new InetSocketAddress("127.0.0.1", 0),
-            new Credentials("tl", PASSWORD),
-            new ServerLimits(64, Duration.ZERO, Duration.ofSeconds(2), 1000));
-  }
-
-  @AfterEach
-  void stop() throws IOException {
-    server.close();
-    lake.close();
+  PreLoginLimitsTest() {
+    super(PASSWORD, new ServerLimits(64, Duration.ZERO, Duration.ofSeconds(2), 1000));
   }
 
   @Test
   void aSaslMessageAnnouncingHugeInnerDataIsRefusedWithoutAllocatingIt() throws Exception {
-    try (Socket socket = connect()) {
+    try (Socket socket = rawSocket()) {
       DataOutputStream out = startup(socket);
       expectSaslRequest(socket);
       byte[] mechanism = "SCRAM-SHA-256\0".getBytes(StandardCharsets.US_ASCII);
@@ -71,7 +48,7 @@ class PreLoginLimitsTest {
 
   @Test
   void aCleartextPasswordIsAnsweredWithTheMethodToUse() throws Exception {
-    try (Socket socket = connect()) {
+    try (Socket socket = rawSocket()) {
       DataOutputStream out = startup(socket);
       expectSaslRequest(socket);
       byte[] password = (PASSWORD + "\0").getBytes(StandardCharsets.US_ASCII);
@@ -88,7 +65,7 @@ class PreLoginLimitsTest {
 
   @Test
   void aLoginSentByteByByteEndsAtItsDeadline() throws Exception {
-    try (Socket socket = connect()) {
+    try (Socket socket = rawSocket()) {
       socket.setSoTimeout(30_000);
       DataOutputStream out = new DataOutputStream(socket.getOutputStream());
       long started = System.nanoTime();
@@ -117,9 +94,9 @@ class PreLoginLimitsTest {
     List<Socket> idle = new ArrayList<>();
     try {
       for (int i = 0; i < PgServer.UNAUTHENTICATED_PER_ADDRESS; i++) {
-        idle.add(connect());
+        idle.add(rawSocket());
       }
-      try (Socket extra = connect()) {
+      try (Socket extra = rawSocket()) {
         extra.setSoTimeout(10_000);
         assertThat(extra.getInputStream().read()).isEqualTo(-1); // closed at once
       }
@@ -145,7 +122,7 @@ class PreLoginLimitsTest {
 
   @Test
   void aMalformedMessageAfterLoginIsAProtocolErrorNotAJavaException() throws Exception {
-    try (Connection connection = login()) {
+    try (Connection connection = connect()) {
       assertThat(connection.isValid(5)).isTrue();
     }
     assertThatThrownBy(() -> DriverManager.getConnection(url(), "tl", "wrong"))
@@ -154,7 +131,7 @@ class PreLoginLimitsTest {
 
   @Test
   void aCopyBeyondItsLimitAppendsNothingAndTheSessionGoesOn() throws Exception {
-    try (Connection connection = login();
+    try (Connection connection = connect();
         java.sql.Statement statement = connection.createStatement()) {
       statement.execute(
           "CREATE TABLE iot.c (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
@@ -180,7 +157,8 @@ class PreLoginLimitsTest {
     assertThat(java.nio.file.Files.list(lake.stagingDirectory())).isEmpty();
   }
 
-  private Socket connect() throws IOException {
+  /** A socket to the server, no PostgreSQL client on it yet. */
+  private Socket rawSocket() throws IOException {
     Socket socket = new Socket("127.0.0.1", server.port());
     socket.setSoTimeout(10_000);
     return socket;
@@ -214,16 +192,8 @@ class PreLoginLimitsTest {
     return new String(body, StandardCharsets.UTF_8);
   }
 
-  private String url() {
-    return "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake";
-  }
-
-  private Connection login() throws Exception {
-    return DriverManager.getConnection(url(), "tl", PASSWORD);
-  }
-
   private void assertALoginWorks() throws Exception {
-    try (Connection connection = login();
+    try (Connection connection = connect();
         ResultSet rows = connection.createStatement().executeQuery("SELECT 41 + 1")) {
       rows.next();
       assertThat(rows.getInt(1)).isEqualTo(42);

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.timelake.Lake;
-import java.io.FileInputStream;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,19 +13,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,56 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerSecurityTest {
   @TempDir static Path folder;
-  private static Path certificate;
-  private static Path key;
+  private static SelfSignedCertificate certificate;
 
-  /** A self-signed certificate made by the JDK's keytool, written out as PEM by Java. */
   @BeforeAll
   static void makeCertificate() throws Exception {
-    Path store = folder.resolve("server.p12");
-    Process keytool =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-alias",
-                "server",
-                "-keyalg",
-                "EC",
-                "-dname",
-                "CN=127.0.0.1",
-                "-ext",
-                "SAN=IP:127.0.0.1",
-                "-validity",
-                "2",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "changeit")
-            .redirectErrorStream(true)
-            .start();
-    assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(keytool.exitValue()).isZero();
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    try (InputStream in = new FileInputStream(store.toFile())) {
-      keys.load(in, "changeit".toCharArray());
-    }
-    certificate = folder.resolve("server.crt");
-    key = folder.resolve("server.key");
-    Files.writeString(certificate, pem("CERTIFICATE", keys.getCertificate("server").getEncoded()));
-    Files.writeString(
-        key, pem("PRIVATE KEY", keys.getKey("server", "changeit".toCharArray()).getEncoded()));
-  }
-
-  private static String pem(String kind, byte[] der) {
-    return "-----BEGIN "
-        + kind
-        + "-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
-        + "\n-----END "
-        + kind
-        + "-----\n";
+    certificate = SelfSignedCertificate.makeIn(folder);
   }
 
   private static Path usersFile(String... lines) throws Exception {
@@ -188,7 +135,7 @@ class ServerSecurityTest {
   @Test
   void aServerThatRequiresTlsRefusesPlainClientsBeforeTheirPassword() throws Exception {
     try (Lake lake = Lake.open(folder.resolve("wh-tls-required"));
-        PgServer server = tlsServer(lake, Tls.fromPem(certificate, key).required())) {
+        PgServer server = tlsServer(lake, certificate.tls().required())) {
       String base = "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake";
       assertThatThrownBy(() -> DriverManager.getConnection(base + "?sslmode=disable", "tl", "x"))
           .hasMessageContaining("This server requires TLS: connect with sslmode=require");
@@ -217,7 +164,7 @@ class ServerSecurityTest {
   @Test
   void postgresClientsMayAskForTls() throws Exception {
     try (Lake lake = Lake.open(folder.resolve("wh-tls"));
-        PgServer server = tlsServer(lake, Tls.fromPem(certificate, key))) {
+        PgServer server = tlsServer(lake, certificate.tls())) {
       assertAnswersOverTls(
           "jdbc:postgresql://127.0.0.1:" + server.port() + "/timelake?sslmode=require");
       // Without TLS, the same server still answers (sslmode=disable).
@@ -258,8 +205,8 @@ class ServerSecurityTest {
                 lake,
                 new InetSocketAddress("127.0.0.1", 0),
                 new Credentials("tl", "https pw"),
-                Optional.of(Tls.fromPem(certificate, key)))) {
-      HttpClient client = HttpClient.newBuilder().sslContext(trusting()).build();
+                Optional.of(certificate.tls()))) {
+      HttpClient client = SelfSignedCertificate.trustingClient();
       HttpResponse<String> response =
           client.send(
               HttpRequest.newBuilder(
@@ -279,32 +226,12 @@ class ServerSecurityTest {
     Path pkcs1 = folder.resolve("rsa.key");
     Files.writeString(
         pkcs1, "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n");
-    assertThatThrownBy(() -> Tls.fromPem(certificate, pkcs1))
+    assertThatThrownBy(() -> Tls.fromPem(certificate.certificate(), pkcs1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not an unencrypted PKCS #8 key")
         .hasMessageContaining("openssl pkcs8 -topk8 -nocrypt");
-    assertThatThrownBy(() -> Tls.fromPem(key, key))
+    assertThatThrownBy(() -> Tls.fromPem(certificate.key(), certificate.key()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("certificate");
-  }
-
-  /** Trusts the test's self-signed certificate (as curl -k would). */
-  private static SSLContext trusting() throws Exception {
-    TrustManager trustAll =
-        new X509TrustManager() {
-          @Override
-          public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-          @Override
-          public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-          @Override
-          public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-          }
-        };
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, new TrustManager[] {trustAll}, null);
-    return context;
   }
 }

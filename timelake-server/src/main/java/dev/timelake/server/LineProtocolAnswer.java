@@ -1,0 +1,49 @@
+package dev.timelake.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How the line-protocol server answers a request, as InfluxDB does: 204 without a body when
+ * written, otherwise a status with a JSON body ({@code code} and {@code message} for an error); a
+ * 503 also tells the client to send the request again in a second.
+ */
+record LineProtocolAnswer(int status, String body) {
+  static final LineProtocolAnswer WRITTEN = new LineProtocolAnswer(204, "");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** An error answer: {@code status} with an InfluxDB-style body of {@code code} and message. */
+  static LineProtocolAnswer error(int status, String code, String message) {
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("code", code);
+    body.put("message", message == null ? "" : message);
+    try {
+      return new LineProtocolAnswer(status, JSON.writeValueAsString(body));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("A map of two strings is always JSON", e);
+    }
+  }
+
+  void send(HttpExchange exchange) throws IOException {
+    if (status == 204) {
+      exchange.sendResponseHeaders(204, -1);
+      return;
+    }
+    if (status == 503) {
+      exchange.getResponseHeaders().set("Retry-After", "1");
+    }
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}

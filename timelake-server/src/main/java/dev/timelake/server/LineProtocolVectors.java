@@ -1,0 +1,191 @@
+package dev.timelake.server;
+
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.Table;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Line-protocol points as Arrow vectors for an append, and each field's value as the Java value of
+ * the column it goes into: exactly, or not at all (the planner refuses a value that does not fit,
+ * so building the vectors never meets one).
+ */
+final class LineProtocolVectors {
+  private static final long MAX_EXACT_DOUBLE = 1L << 53;
+
+  private LineProtocolVectors() {}
+
+  /** The field's value as the column's Java value; null when it does not fit exactly. */
+  static Object convert(LineProtocol.Field field, ColumnType column) {
+    Object value = field.value();
+    return switch (column.kind()) {
+      case DOUBLE ->
+          switch (field.type()) {
+            case DOUBLE -> value;
+            case BIGINT -> exactDouble(BigInteger.valueOf((Long) value));
+            case UBIGINT -> exactDouble((BigInteger) value);
+            default -> null;
+          };
+      case FLOAT ->
+          field.type() == LineProtocol.FieldType.DOUBLE
+                  && (double) (float) (double) (Double) value == (Double) value
+              ? (float) (double) (Double) value
+              : null;
+      case BIGINT ->
+          switch (field.type()) {
+            case BIGINT -> value;
+            case UBIGINT ->
+                ((BigInteger) value).bitLength() < 64 ? ((BigInteger) value).longValue() : null;
+            default -> null;
+          };
+      case INTEGER -> {
+        BigInteger integer = integer(field);
+        yield integer != null && integer.bitLength() < 32 ? integer.intValue() : null;
+      }
+      case DECIMAL -> {
+        BigInteger integer = integer(field);
+        yield integer != null
+                && column.scale() == 0
+                && integer.abs().toString().length() <= column.precision()
+            ? new BigDecimal(integer)
+            : null;
+      }
+      case VARCHAR -> field.type() == LineProtocol.FieldType.VARCHAR ? value : null;
+      case BOOLEAN -> field.type() == LineProtocol.FieldType.BOOLEAN ? value : null;
+      default -> null;
+    };
+  }
+
+  private static BigInteger integer(LineProtocol.Field field) {
+    return switch (field.type()) {
+      case BIGINT -> BigInteger.valueOf((Long) field.value());
+      case UBIGINT -> (BigInteger) field.value();
+      default -> null;
+    };
+  }
+
+  private static Double exactDouble(BigInteger value) {
+    return value.abs().compareTo(BigInteger.valueOf(MAX_EXACT_DOUBLE)) <= 0
+        ? value.doubleValue()
+        : null;
+  }
+
+  /**
+   * {@code points} as Arrow vectors for {@code table}, one per column of the table (columns no
+   * point fills are all null); the values were checked against these columns when planned.
+   */
+  static VectorSchemaRoot vectors(
+      Table table, List<LineProtocol.Point> points, BufferAllocator allocator) {
+    // Only the columns the points fill: the append reads the others as null, whatever their type.
+    java.util.Set<String> filled = new java.util.HashSet<>(List.of(LineProtocolWriter.TIME_COLUMN));
+    for (LineProtocol.Point point : points) {
+      filled.addAll(point.tags().keySet());
+      point.fields().forEach(field -> filled.add(field.name()));
+    }
+    List<Column> columns =
+        table.columns().stream().filter(column -> filled.contains(column.name())).toList();
+    Map<String, Integer> index = new java.util.HashMap<>();
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (Column column : columns) {
+        index.put(column.name(), vectors.size());
+        FieldVector vector = vector(column.name(), column.type(), allocator);
+        vectors.add(vector);
+        vector.setInitialCapacity(points.size());
+        vector.allocateNew();
+      }
+      return fill(vectors, index, columns, points);
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // The allocator outlives the request: whatever this request took goes back.
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
+  }
+
+  private static VectorSchemaRoot fill(
+      List<FieldVector> vectors,
+      Map<String, Integer> index,
+      List<Column> columns,
+      List<LineProtocol.Point> points) {
+    int count = points.size();
+    TimeStampMicroTZVector time =
+        (TimeStampMicroTZVector) vectors.get(index.get(LineProtocolWriter.TIME_COLUMN));
+    // Parsed names are shared Strings: look each up once per batch, not once per point.
+    java.util.IdentityHashMap<String, Integer> positions = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<String, byte[]> utf8 = new java.util.IdentityHashMap<>();
+    // (tag values come from the parser's name cache too, so most are shared as well)
+    for (int row = 0; row < count; row++) {
+      LineProtocol.Point point = points.get(row);
+      time.set(row, point.micros());
+      for (Map.Entry<String, String> tag : point.tags().entrySet()) {
+        int position = positions.computeIfAbsent(tag.getKey(), index::get);
+        byte[] bytes =
+            utf8.computeIfAbsent(tag.getValue(), v -> v.getBytes(StandardCharsets.UTF_8));
+        ((VarCharVector) vectors.get(position)).setSafe(row, bytes);
+      }
+      for (LineProtocol.Field field : point.fields()) {
+        int position = positions.computeIfAbsent(field.name(), index::get);
+        FieldVector vector = vectors.get(position);
+        set(vector, row, convert(field, columns.get(position).type()));
+      }
+    }
+    for (FieldVector vector : vectors) {
+      vector.setValueCount(count);
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+    root.setRowCount(count);
+    return root;
+  }
+
+  private static FieldVector vector(String name, ColumnType type, BufferAllocator allocator) {
+    return switch (type.kind()) {
+      case TIMESTAMPTZ -> new TimeStampMicroTZVector(name, allocator, "UTC");
+      case VARCHAR -> new VarCharVector(name, allocator);
+      case DOUBLE -> new Float8Vector(name, allocator);
+      case FLOAT -> new Float4Vector(name, allocator);
+      case BIGINT -> new BigIntVector(name, allocator);
+      case INTEGER -> new IntVector(name, allocator);
+      case BOOLEAN -> new BitVector(name, allocator);
+      case DECIMAL -> new DecimalVector(name, allocator, type.precision(), type.scale());
+      default ->
+          throw new IllegalStateException(
+              "Column '" + name + "' is " + type.sql() + ", which planning lets no value into");
+    };
+  }
+
+  private static void set(FieldVector vector, int row, Object value) {
+    if (vector instanceof Float8Vector v) {
+      v.set(row, (Double) value);
+    } else if (vector instanceof Float4Vector v) {
+      v.set(row, (Float) value);
+    } else if (vector instanceof BigIntVector v) {
+      v.set(row, (Long) value);
+    } else if (vector instanceof IntVector v) {
+      v.set(row, (Integer) value);
+    } else if (vector instanceof BitVector v) {
+      v.set(row, (Boolean) value ? 1 : 0);
+    } else if (vector instanceof DecimalVector v) {
+      v.setSafe(row, (BigDecimal) value);
+    } else if (vector instanceof VarCharVector v) {
+      v.setSafe(row, ((String) value).getBytes(StandardCharsets.UTF_8));
+    } else {
+      throw new IllegalStateException("no setter for " + vector.getClass());
+    }
+  }
+}
