@@ -143,9 +143,16 @@ public final class LakeCatalog implements AutoCloseable {
     }
   }
 
+  /**
+   * Refreshes the shared handle, one refresh at a time: two refreshes that interleave could leave
+   * the handle at the older of the two metadata versions they read, and a session would then miss
+   * its own commit.
+   */
   private Table refreshed(TableName name, Table table) {
     try {
-      table.refresh();
+      synchronized (table) {
+        table.refresh();
+      }
       return table;
     } catch (NoSuchTableException e) {
       throw e;
