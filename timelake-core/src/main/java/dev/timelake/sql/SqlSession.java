@@ -74,6 +74,9 @@ public final class SqlSession implements AutoCloseable {
 
   private final ClientTransaction transaction = new ClientTransaction();
 
+  /** {@code SET statement_timeout}: statements running longer are cancelled; zero: no limit. */
+  private java.time.Duration statementTimeout = java.time.Duration.ZERO;
+
   /** A server client's user and role; empty for the local user, who has DuckDB's full power. */
   private final Optional<dev.timelake.ClientAccess> access;
 
@@ -188,11 +191,47 @@ public final class SqlSession implements AutoCloseable {
       return transactionControl(control.get());
     }
     transaction.requireNotFailed();
+    Optional<StatementOutcome> setting = PostgresSettings.apply(sql, this::statementTimeout);
+    if (setting.isPresent()) {
+      return setting.get();
+    }
     try {
-      return run(sql);
+      return statementTimeout.isZero() ? run(sql) : runWithTimeout(sql);
     } catch (RuntimeException e) {
       transaction.fail();
       throw e;
+    }
+  }
+
+  private void statementTimeout(java.time.Duration timeout) {
+    this.statementTimeout = timeout;
+  }
+
+  /** Runs {@code sql}, cancelled (and failed, committing nothing) past the statement timeout. */
+  private StatementOutcome runWithTimeout(String sql) {
+    java.util.concurrent.atomic.AtomicBoolean expired =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ScheduledFuture<?> alarm =
+        PostgresSettings.TIMER.schedule(
+            () -> {
+              expired.set(true);
+              cancel();
+            },
+            statementTimeout.toMillis(),
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+    try {
+      return run(sql);
+    } catch (TimelakeException e) {
+      if (expired.get()) {
+        throw new dev.timelake.QueryFailedException(
+            "INTERRUPT Error: the statement ran longer than the session's statement_timeout of "
+                + statementTimeout.toMillis()
+                + " ms and was cancelled; nothing of it was committed",
+            e);
+      }
+      throw e;
+    } finally {
+      alarm.cancel(false);
     }
   }
 

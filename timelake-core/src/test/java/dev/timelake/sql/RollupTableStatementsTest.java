@@ -178,6 +178,37 @@ class RollupTableStatementsTest {
     }
   }
 
+  @Test
+  void aStatementPastTheSessionsStatementTimeoutIsCancelled() {
+    run("SET statement_timeout = '1s'");
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> run("SELECT sum(i) FROM range(1000000000000) t(i)"))
+        .isInstanceOf(dev.timelake.QueryFailedException.class)
+        .hasMessageContaining("statement_timeout of 1000 ms and was cancelled")
+        .extracting(e -> ((dev.timelake.TimelakeException) e).sqlState())
+        .isEqualTo("57014");
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - started))
+        .isLessThan(java.time.Duration.ofSeconds(30));
+    run("RESET statement_timeout");
+    assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(1L));
+    assertThatThrownBy(() -> run("SET statement_timeout = 'soon'"))
+        .hasMessageStartingWith("Invalid statement_timeout 'soon'");
+  }
+
+  @Test
+  void settingsPostgresqlDriversSendAreAnsweredAndChangeNothing() {
+    for (String sql :
+        List.of(
+            "SET application_name = 'psql'",
+            "SET extra_float_digits = 3",
+            "SET SESSION DateStyle TO 'ISO'",
+            "SET client_encoding TO 'UTF8'")) {
+      try (QueryResult result = session.sql(sql)) {
+        assertThat(result.message()).as(sql).isEqualTo("SET");
+      }
+    }
+  }
+
   private void run(String sql) {
     session.sql(sql).close();
   }

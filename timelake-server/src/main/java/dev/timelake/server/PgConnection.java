@@ -14,12 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One client of the PostgreSQL protocol: the startup (TLS when the client asks and the server has a
@@ -33,25 +29,6 @@ final class PgConnection implements Runnable {
   private static final int SSL_REQUEST = 80877103;
   private static final int GSS_REQUEST = 80877104;
   private static final int CANCEL_REQUEST = 80877102;
-
-  /** {@code SET [SESSION] name =|TO value}: a PostgreSQL setting of the client's session. */
-  private static final Pattern CLIENT_SETTING =
-      Pattern.compile("(?is)\\s*+SET\\s++(?:SESSION\\s++)?+([a-z_]++)\\s*+(?:=|TO\\s).*");
-
-  /** The settings PostgreSQL clients send that mean nothing to Timelake (answered "SET"). */
-  private static final Set<String> CLIENT_SETTINGS =
-      Set.of(
-          "application_name",
-          "extra_float_digits",
-          "client_encoding",
-          "datestyle",
-          "intervalstyle",
-          "client_min_messages",
-          "statement_timeout",
-          "lock_timeout",
-          "idle_in_transaction_session_timeout",
-          "bytea_output",
-          "jit");
 
   private Socket socket;
   private final Lake lake;
@@ -424,12 +401,6 @@ final class PgConnection implements Runnable {
     }
     if (copy.isPresent()) {
       return copyIn(in, copy.get());
-    }
-    Matcher set = CLIENT_SETTING.matcher(sql);
-    if (set.matches() && CLIENT_SETTINGS.contains(set.group(1).toLowerCase(Locale.ROOT))) {
-      // What PostgreSQL drivers set on connecting; Timelake keeps UTC, UTF-8 and ISO dates.
-      out.begin('C').string("SET").end();
-      return true;
     }
     try (QueryResult result = timed(sql)) {
       PgResults.notices(out, result);

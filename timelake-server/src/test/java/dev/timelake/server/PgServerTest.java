@@ -397,6 +397,19 @@ class PgServerTest extends WithPgServer {
   }
 
   @Test
+  void psqlsStatementTimeoutCancelsALongStatement() throws Exception {
+    assumeTrue(
+        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
+        "psql is not installed (.ci/run installs it)");
+    List<String> lines =
+        psql(
+            "SET application_name = 'dashboard'; SET statement_timeout = '1s'; SELECT sum(i) FROM"
+                + " range(1000000000000) t(i); ");
+
+    assertThat(lines).anyMatch(line -> line.contains("statement_timeout of 1000 ms"));
+  }
+
+  @Test
   void answersPsql() throws Exception {
     assumeTrue(
         new ProcessBuilder("psql", "--version").start().waitFor() == 0,
