@@ -11,6 +11,8 @@ public enum StatementKind {
   CREATE_TABLE,
   ALTER_TABLE,
   DROP_TABLE,
+  /** TRUNCATE: every row of a lake table removed in one commit. */
+  TRUNCATE,
   CREATE_ROLLUP,
   REFRESH_ROLLUP,
   DROP_ROLLUP,

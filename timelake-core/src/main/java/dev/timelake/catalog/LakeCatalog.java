@@ -227,7 +227,7 @@ public final class LakeCatalog implements AutoCloseable {
 
   /** Creates a table; see {@link TableCreator}. */
   public LoadedTable create(TableDefinition definition) {
-    Table table = TableCreator.create(catalog, definition);
+    Table table = TableCreator.create(catalog, definition, ownFolder(definition.name()));
     return new LoadedTable(definition.name(), table, TableContract.of(definition.name(), table));
   }
 
@@ -401,6 +401,180 @@ public final class LakeCatalog implements AutoCloseable {
           e);
     }
     return require(name);
+  }
+
+  /**
+   * Renames a column in one metadata commit (Iceberg schema evolution by field id: files written
+   * before read under the new name), and its name in {@code timelake.unsigned-columns}.
+   *
+   * @throws dev.timelake.ValidationException naming the table and column when the column does not
+   *     exist or the new name is taken; nothing is changed then
+   */
+  public LoadedTable renameColumn(TableName name, String column, String newName) {
+    LoadedTable loaded = require(name);
+    String existing = existingColumn(loaded, column, "rename");
+    if (loaded.contract().columnNames().stream().anyMatch(newName::equalsIgnoreCase)) {
+      throw TimelakeException.validation(
+          "Cannot rename column '%s' of %s to '%s': it has a column of that name already",
+          existing, name, newName);
+    }
+    org.apache.iceberg.Transaction change = loaded.iceberg().newTransaction();
+    change.updateSchema().renameColumn(existing, newName).commit();
+    replaceUnsigned(loaded, change, existing, List.of(newName));
+    commitSchemaChange(name, change, "rename column " + existing);
+    return require(name);
+  }
+
+  /**
+   * Drops a column in one metadata commit: its values stay in the files written before and are no
+   * longer read (a column added later under the same name gets a new field id and reads NULL
+   * there).
+   */
+  public LoadedTable dropColumn(TableName name, String column) {
+    LoadedTable loaded = require(name);
+    String existing = existingColumn(loaded, column, "drop");
+    if (loaded.contract().columns().size() == 1) {
+      throw TimelakeException.validation(
+          "Cannot drop column '%s' of %s: it is the table's only column; drop the table instead",
+          existing, name);
+    }
+    org.apache.iceberg.Transaction change = loaded.iceberg().newTransaction();
+    change.updateSchema().deleteColumn(existing).commit();
+    replaceUnsigned(loaded, change, existing, List.of());
+    commitSchemaChange(name, change, "drop column " + existing);
+    return require(name);
+  }
+
+  private static String existingColumn(LoadedTable table, String column, String what) {
+    return table.contract().columnNames().stream()
+        .filter(column::equalsIgnoreCase)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                TimelakeException.validation(
+                    "Cannot %s column '%s' of %s: it has no such column (columns: %s)",
+                    what, column, table.name(), String.join(", ", table.contract().columnNames())));
+  }
+
+  /** Keeps {@code timelake.unsigned-columns} naming the unsigned columns after a change. */
+  private static void replaceUnsigned(
+      LoadedTable table,
+      org.apache.iceberg.Transaction change,
+      String column,
+      List<String> replacement) {
+    if (!table.contract().isUnsigned(column)) {
+      return;
+    }
+    List<String> unsigned = new ArrayList<>();
+    for (String name :
+        Settings.splitList(table.contract().settings().get(Settings.UNSIGNED_COLUMNS.name()))) {
+      if (name.equals(column)) {
+        unsigned.addAll(replacement);
+      } else {
+        unsigned.add(name);
+      }
+    }
+    var properties = change.updateProperties();
+    if (unsigned.isEmpty()) {
+      properties.remove(Settings.UNSIGNED_COLUMNS.propertyKey());
+    } else {
+      properties.set(Settings.UNSIGNED_COLUMNS.propertyKey(), String.join(",", unsigned));
+    }
+    properties.commit();
+  }
+
+  private static void commitSchemaChange(
+      TableName name, org.apache.iceberg.Transaction change, String what) {
+    try {
+      change.commitTransaction();
+    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
+      throw new dev.timelake.ConflictException(
+          "Cannot " + what + " of " + name + ": a concurrent change of the table won; retry", e);
+    }
+  }
+
+  /**
+   * Renames a table within its namespace. Its files stay in its folder, which is marked as taken in
+   * the namespace's properties, so that a table created later under the old name gets a folder of
+   * its own (two tables sharing a folder would delete each other's files on drop or cleanup).
+   */
+  public LoadedTable renameTable(TableName name, TableName newName) {
+    require(name);
+    newName.requireCreatable();
+    if (exists(newName)) {
+      throw new dev.timelake.AlreadyExistsException(
+          "Cannot rename " + name + " to " + newName + ": " + newName + " exists already");
+    }
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      throw TimelakeException.validation(
+          "Cannot rename %s: the catalog %s keeps no namespace properties, where Timelake records"
+              + " the folder the table keeps; create %s and INSERT INTO it SELECT * FROM %s",
+          name, description, newName, name);
+    }
+    String folder = require(name).iceberg().location().replaceAll("/+$", "");
+    try {
+      // Recorded first: a mark left by a rename that then fails only costs a suffix later.
+      namespaces.setProperties(
+          Namespace.of(name.namespace()), Map.of(TAKEN_FOLDER_PREFIX + name.name(), folder));
+      catalog.renameTable(identifier(name), identifier(newName));
+    } catch (UnsupportedOperationException e) {
+      throw TimelakeException.validation(
+          "Cannot rename %s: the catalog %s does not rename tables; create %s and INSERT INTO it"
+              + " SELECT * FROM %s",
+          name, description, newName, name);
+    }
+    tables.remove(name);
+    return require(newName);
+  }
+
+  /**
+   * Removes every row of a table in one commit (by metadata: no file is read or written) and
+   * returns how many rows the live files held, copies included. The files go with snapshot expiry.
+   */
+  public long truncate(TableName name) {
+    LoadedTable loaded = require(name);
+    if (loaded.iceberg().currentSnapshot() == null) {
+      return 0;
+    }
+    var delete =
+        loaded
+            .iceberg()
+            .newDelete()
+            .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, "truncate");
+    try {
+      delete.commit();
+    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
+      throw new dev.timelake.ConflictException(
+          "Cannot truncate " + name + ": a concurrent commit won; the table is unchanged, retry",
+          e);
+    }
+    Map<String, String> summary = require(name).iceberg().currentSnapshot().summary();
+    return Long.parseLong(summary.getOrDefault("deleted-records", "0"));
+  }
+
+  /** Namespace property naming the folder a renamed table keeps, by its former name. */
+  private static final String TAKEN_FOLDER_PREFIX = "timelake.folder-taken.";
+
+  /**
+   * A folder of its own for a new table whose default folder a renamed table kept: the kept one
+   * with a short random suffix. Empty when the default folder is free.
+   */
+  private Optional<String> ownFolder(TableName name) {
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      return Optional.empty();
+    }
+    String taken;
+    try {
+      taken =
+          namespaces
+              .loadNamespaceMetadata(Namespace.of(name.namespace()))
+              .get(TAKEN_FOLDER_PREFIX + name.name());
+    } catch (NoSuchNamespaceException | UnsupportedOperationException e) {
+      return Optional.empty(); // a new namespace, or a catalog without properties: nothing taken
+    }
+    return Optional.ofNullable(taken)
+        .map(folder -> folder + "-" + java.util.UUID.randomUUID().toString().substring(0, 8));
   }
 
   private static TableIdentifier identifier(TableName name) {

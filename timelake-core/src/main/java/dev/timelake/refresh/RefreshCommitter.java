@@ -8,7 +8,6 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.table.SnapshotSummaries;
 import java.util.Map;
 import org.apache.iceberg.SnapshotUpdate;
-import org.apache.iceberg.expressions.Expressions;
 
 /**
  * The commits of a refresh that add no rows: emptying a rollup before a rebuild, and recording the
@@ -24,11 +23,10 @@ final class RefreshCommitter {
     if (rollup.iceberg().currentSnapshot() == null) {
       return;
     }
-    var delete = rollup.iceberg().newDelete().deleteFromRowFilter(Expressions.alwaysTrue());
-    delete.set(SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, "-1");
-    delete.set(SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, "-1");
-    delete.set(SnapshotSummaries.OPERATION, "rollup-refresh");
-    commit(rollup.name(), delete, "empty it for a rebuild");
+    commit(
+        rollup.name(),
+        dev.timelake.rollup.RollupStore.emptying(rollup, "rollup-refresh"),
+        "empty it for a rebuild");
   }
 
   /** A commit without files whose summary records {@code record}. */

@@ -97,6 +97,22 @@ public final class RollupStore {
     return catalog.drop(name);
   }
 
+  /**
+   * The commit that removes every row of a rollup and records that it reflects nothing: routing
+   * stops using it and its next refresh rebuilds it from the raw table.
+   */
+  public static org.apache.iceberg.DeleteFiles emptying(LoadedTable rollup, String operation) {
+    var delete =
+        rollup
+            .iceberg()
+            .newDelete()
+            .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    delete.set(dev.timelake.table.SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, "-1");
+    delete.set(dev.timelake.table.SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, "-1");
+    delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, operation);
+    return delete;
+  }
+
   /** The rollup {@code name}; throws naming it when it does not exist or is not a rollup. */
   public static Rollup require(LakeCatalog catalog, TableName name) {
     LoadedTable table =

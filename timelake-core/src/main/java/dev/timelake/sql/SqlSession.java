@@ -465,6 +465,10 @@ public final class SqlSession implements AutoCloseable {
       transaction.refuseInside("OPTIMIZE " + name);
       return optimize(name);
     }
+    Optional<SchemaChange> schemaChange = SchemaChange.parse(text);
+    if (schemaChange.isPresent() && catalog.exists(schemaChange.get().table())) {
+      return alter(schemaChange.get());
+    }
     if (hasIntegerDivision(text)) {
       // JSqlParser reads DuckDB's // (integer division) as the start of a line comment. An INSERT
       // is parsed with it spelled DIV (its rows are planned and printed with // again); anything
@@ -519,10 +523,7 @@ public final class SqlSession implements AutoCloseable {
           SyntaxNames.tableName(delete.getTable()), SyntaxNames.tableName(delete.getTable()));
     } else if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate
         && catalog.exists(SyntaxNames.tableName(truncate.getTable()))) {
-      throw TimelakeException.validation(
-          "Cannot TRUNCATE %s: emptying a lake table is not supported yet; DROP TABLE %s and"
-              + " create it again",
-          SyntaxNames.tableName(truncate.getTable()), SyntaxNames.tableName(truncate.getTable()));
+      return truncate(SyntaxNames.tableName(truncate.getTable()));
     } else if (statement instanceof net.sf.jsqlparser.statement.create.index.CreateIndex index) {
       throw TimelakeException.validation(
           "Cannot CREATE INDEX on %s: a Timelake table is kept ordered by its series key and time,"
@@ -1001,9 +1002,7 @@ public final class SqlSession implements AutoCloseable {
         outcome.warnings());
   }
 
-  /**
-   * {@code ALTER TABLE t ADD [COLUMN] name TYPE [, ADD …]}: the only change of a table's schema.
-   */
+  /** {@code ALTER TABLE t ADD [COLUMN] name TYPE [, ADD …]}: nullable columns added at the end. */
   private StatementOutcome alter(net.sf.jsqlparser.statement.alter.Alter alter) {
     TableName name = SyntaxNames.tableName(alter.getTable());
     catalog.require(name);
@@ -1011,12 +1010,47 @@ public final class SqlSession implements AutoCloseable {
     transaction.refuseInside("ALTER TABLE " + name);
     List<Column> added = DdlParser.addedColumns(name, alter);
     catalog.addColumns(name, added);
+    return altered(
+        name,
+        "added " + String.join(", ", added.stream().map(c -> c.name() + " " + c.type()).toList()));
+  }
+
+  /** {@code RENAME [COLUMN] a TO b}, {@code DROP [COLUMN] c}, {@code RENAME TO t2}: one commit. */
+  private StatementOutcome alter(SchemaChange change) {
+    TableName name = change.table();
+    require(Role.ADMIN, name, "ALTER TABLE " + name);
+    transaction.refuseInside("ALTER TABLE " + name);
+    return switch (change.operation()) {
+      case RENAME_COLUMN -> {
+        dev.timelake.rollup.TableAlterations.renameColumn(
+            catalog, name, change.name(), change.newName());
+        yield altered(name, "renamed column " + change.name() + " to " + change.newName());
+      }
+      case DROP_COLUMN -> {
+        dev.timelake.rollup.TableAlterations.dropColumn(catalog, name, change.name());
+        yield altered(name, "dropped column " + change.name());
+      }
+      case RENAME_TABLE -> {
+        TableName newName = new TableName(name.namespace(), change.newName());
+        dev.timelake.rollup.TableAlterations.renameTable(catalog, name, newName);
+        yield StatementOutcome.message(
+            StatementKind.ALTER_TABLE, "Renamed table " + name + " to " + newName);
+      }
+    };
+  }
+
+  private static StatementOutcome altered(TableName name, String change) {
     return StatementOutcome.message(
-        StatementKind.ALTER_TABLE,
-        "Altered table "
-            + name
-            + ": added "
-            + String.join(", ", added.stream().map(c -> c.name() + " " + c.type()).toList()));
+        StatementKind.ALTER_TABLE, "Altered table " + name + ": " + change);
+  }
+
+  /** {@code TRUNCATE [TABLE] t}: every row removed in one commit, the table's rollups emptied. */
+  private StatementOutcome truncate(TableName name) {
+    require(Role.WRITE, name, "TRUNCATE " + name);
+    transaction.refuseInside("TRUNCATE " + name);
+    long removed = dev.timelake.rollup.TableAlterations.truncate(catalog, name);
+    return StatementOutcome.message(
+        StatementKind.TRUNCATE, "Truncated " + name + ": removed " + rows(removed));
   }
 
   /**

@@ -69,11 +69,20 @@ public final class TableCreator {
 
   /** Creates the table described by {@code definition} in {@code catalog}. */
   public static Table create(Catalog catalog, TableDefinition definition) {
-    definition.name().requireCreatable();
-    return new TableCreator(definition).create(catalog);
+    return create(catalog, definition, Optional.empty());
   }
 
-  private Table create(Catalog catalog) {
+  /**
+   * Creates the table described by {@code definition} in {@code catalog}, in {@code location} when
+   * given, else where the catalog places it.
+   */
+  public static Table create(
+      Catalog catalog, TableDefinition definition, Optional<String> location) {
+    definition.name().requireCreatable();
+    return new TableCreator(definition).create(catalog, location);
+  }
+
+  private Table create(Catalog catalog, Optional<String> location) {
     Optional<String> timeColumn = Optional.ofNullable(options.get(Settings.TIME_COLUMN.name()));
     List<String> seriesKey = Settings.splitList(options.get(Settings.SERIES_KEY.name()));
     List<Column> columns = validatedColumns(timeColumn, seriesKey);
@@ -89,8 +98,9 @@ public final class TableCreator {
           "Cannot create " + definition.name() + ": it already exists");
     }
     try {
-      return catalog
-          .buildTable(identifier, schema)
+      var builder = catalog.buildTable(identifier, schema);
+      location.ifPresent(builder::withLocation);
+      return builder
           .withPartitionSpec(spec)
           .withSortOrder(sortOrder)
           .withProperties(properties)
