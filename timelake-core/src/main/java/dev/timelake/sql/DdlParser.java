@@ -44,6 +44,31 @@ final class DdlParser {
   }
 
   /**
+   * The definition of a table created from a query: its result's {@code columns}, and the options
+   * of {@code withClause} ({@code WITH (key = 'value', …)}, or empty for none).
+   */
+  static TableDefinition definition(TableName name, List<Column> columns, String withClause) {
+    TableDefinition.Builder builder = TableDefinition.builder(name);
+    columns.forEach(builder::column);
+    if (!withClause.isBlank()) {
+      parseOptions(name, withClause, builder);
+    }
+    return builder.build();
+  }
+
+  /** The type DuckDB names {@code typeName} (a query's result column) as a table column's type. */
+  static Column resultColumn(TableName table, String column, String typeName) {
+    try {
+      return Column.nullable(column, ColumnType.parse(typeName));
+    } catch (IllegalArgumentException | TimelakeException e) {
+      throw TimelakeException.validation(
+          "Cannot create %s from the query: its column '%s' is of type %s, which a lake table does"
+              + " not store; CAST it in the query (%s)",
+          table, column, typeName, e.getMessage());
+    }
+  }
+
+  /**
    * The columns an {@code ALTER TABLE … ADD [COLUMN] name TYPE} statement adds.
    *
    * @throws dev.timelake.ValidationException for any other change (Timelake changes a schema only

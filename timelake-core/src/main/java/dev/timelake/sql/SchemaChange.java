@@ -26,62 +26,40 @@ record SchemaChange(Operation operation, TableName table, String name, String ne
     if (tokens.size() < 5 || !tokens.get(0).is("ALTER") || !tokens.get(1).is("TABLE")) {
       return Optional.empty();
     }
-    int at = 2;
-    int nameEnd = at + 1;
-    if (tokens.size() > at + 2 && tokens.get(at + 1).text().equals(".")) {
-      nameEnd = at + 3;
-    }
-    if (!tokens.subList(at, nameEnd).stream().allMatch(SchemaChange::isNamePart)) {
+    int nameEnd = TokenNames.tableNameEnd(tokens, 2);
+    if (nameEnd < 0) {
       return Optional.empty();
     }
-    TableName table = tableName(tokens.subList(at, nameEnd));
+    TableName table = TokenNames.tableName(tokens, 2, nameEnd);
     List<Token> rest = tokens.subList(nameEnd, tokens.size());
     if (rest.isEmpty()) {
       return Optional.empty();
     }
     if (rest.get(0).is("RENAME")) {
-      if (rest.size() == 3 && rest.get(1).is("TO") && isIdentifier(rest.get(2))) {
+      if (rest.size() == 3 && rest.get(1).is("TO") && TokenNames.isIdentifier(rest.get(2))) {
         return Optional.of(
-            new SchemaChange(Operation.RENAME_TABLE, table, table.name(), name(rest.get(2))));
+            new SchemaChange(
+                Operation.RENAME_TABLE, table, table.name(), TokenNames.name(rest.get(2))));
       }
       int column = rest.size() > 1 && rest.get(1).is("COLUMN") ? 2 : 1;
       if (rest.size() == column + 3
-          && isIdentifier(rest.get(column))
+          && TokenNames.isIdentifier(rest.get(column))
           && rest.get(column + 1).is("TO")
-          && isIdentifier(rest.get(column + 2))) {
+          && TokenNames.isIdentifier(rest.get(column + 2))) {
         return Optional.of(
             new SchemaChange(
                 Operation.RENAME_COLUMN,
                 table,
-                name(rest.get(column)),
-                name(rest.get(column + 2))));
+                TokenNames.name(rest.get(column)),
+                TokenNames.name(rest.get(column + 2))));
       }
     } else if (rest.get(0).is("DROP")) {
       int column = rest.size() > 1 && rest.get(1).is("COLUMN") ? 2 : 1;
-      if (rest.size() == column + 1 && isIdentifier(rest.get(column))) {
+      if (rest.size() == column + 1 && TokenNames.isIdentifier(rest.get(column))) {
         return Optional.of(
-            new SchemaChange(Operation.DROP_COLUMN, table, name(rest.get(column)), ""));
+            new SchemaChange(Operation.DROP_COLUMN, table, TokenNames.name(rest.get(column)), ""));
       }
     }
     return Optional.empty();
-  }
-
-  private static boolean isNamePart(Token token) {
-    return isIdentifier(token) || token.text().equals(".");
-  }
-
-  private static boolean isIdentifier(Token token) {
-    return token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER;
-  }
-
-  /** A word as written (DuckDB keeps the case of names), a quoted identifier without quotes. */
-  private static String name(Token token) {
-    return token.kind() == Kind.WORD ? token.text() : token.value();
-  }
-
-  private static TableName tableName(List<Token> parts) {
-    return parts.size() == 1
-        ? TableName.parse(name(parts.get(0)))
-        : new TableName(name(parts.get(0)), name(parts.get(2)));
   }
 }

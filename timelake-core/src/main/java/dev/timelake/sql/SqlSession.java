@@ -133,7 +133,9 @@ public final class SqlSession implements AutoCloseable {
     String text = stripTrailingSemicolon(sql);
     Statement statement;
     try {
-      statement = StatementParser.parse(text);
+      statement =
+          StatementParser.parse(
+              hasIntegerDivision(text) ? StatementParser.withDivKeyword(text) : text);
     } catch (JSQLParserException | RuntimeException e) {
       return Optional.empty();
     }
@@ -464,6 +466,10 @@ public final class SqlSession implements AutoCloseable {
       require(Role.ADMIN, name, "OPTIMIZE " + name);
       transaction.refuseInside("OPTIMIZE " + name);
       return optimize(name);
+    }
+    Optional<CreateTableAs> createAs = CreateTableAs.parse(text);
+    if (createAs.isPresent()) {
+      return createTableAs(createAs.get());
     }
     Optional<SchemaChange> schemaChange = SchemaChange.parse(text);
     if (schemaChange.isPresent() && catalog.exists(schemaChange.get().table())) {
@@ -883,6 +889,84 @@ public final class SqlSession implements AutoCloseable {
     }
     catalog.create(DdlParser.definition(create));
     return StatementOutcome.message(StatementKind.CREATE_TABLE, "Created table " + name);
+  }
+
+  /**
+   * {@code CREATE TABLE t [WITH (…)] AS <query>}: a table with the query's columns (a time-series
+   * table when WITH names its time column, else a plain one), filled with the query's rows in one
+   * append. When the rows cannot be appended the new table is dropped again: nothing is left.
+   */
+  private StatementOutcome createTableAs(CreateTableAs create) {
+    TableName name = create.name();
+    require(Role.ADMIN, name, "CREATE TABLE " + name);
+    transaction.refuseInside("CREATE TABLE " + name);
+    if (catalog.exists(name)) {
+      if (create.ifNotExists()) {
+        return StatementOutcome.message(
+            StatementKind.CREATE_TABLE, "Table " + name + " already exists");
+      }
+      throw new dev.timelake.AlreadyExistsException(
+          "Cannot create " + name + ": it already exists");
+    }
+    Select query = parsedQuery(name, create.query());
+    List<Column> columns = new ArrayList<>();
+    for (dev.timelake.ResultColumn column : resultColumns(name, create.query())) {
+      columns.add(DdlParser.resultColumn(name, column.name(), column.type()));
+    }
+    catalog.create(DdlParser.definition(name, columns, create.options()));
+    try {
+      StatementOutcome inserted =
+          insert(new Table(name.namespace(), name.name()), null, query, StatementKind.INSERT);
+      long rows = inserted.rowCount().orElse(0);
+      return StatementOutcome.wrote(
+          StatementKind.CREATE_TABLE,
+          "Created table " + name + " with " + rows(rows),
+          rows,
+          List.of());
+    } catch (RuntimeException e) {
+      try {
+        catalog.drop(name);
+      } catch (RuntimeException dropFailure) {
+        e.addSuppressed(dropFailure);
+      }
+      throw e;
+    }
+  }
+
+  /** The query of a CREATE TABLE … AS, parsed ({@code //} included). */
+  private static Select parsedQuery(TableName table, String query) {
+    try {
+      if (StatementParser.parse(StatementParser.withDivKeyword(query)) instanceof Select select) {
+        return select;
+      }
+    } catch (JSQLParserException | RuntimeException e) {
+      throw TimelakeException.validation(
+          "Cannot create %s: cannot read the query after AS: %s",
+          table, e.getMessage().lines().findFirst().orElse(""));
+    }
+    throw TimelakeException.validation(
+        "Cannot create %s: CREATE TABLE … AS takes a query (SELECT, VALUES or WITH …)", table);
+  }
+
+  private List<dev.timelake.ResultColumn> resultColumns(TableName table, String query) {
+    Optional<List<dev.timelake.ResultColumn>> columns = describe(query);
+    if (columns.isEmpty()) {
+      // The query cannot be planned: running it without rows gives its own error.
+      StatementOutcome none =
+          query(parsedQuery(table, "SELECT * FROM (" + query + ") AS q LIMIT 0"), query);
+      none.resultSet().ifPresent(SqlSession::closeQuietly);
+      throw TimelakeException.validation(
+          "Cannot create %s: the columns of the query after AS are unknown", table);
+    }
+    return columns.get();
+  }
+
+  private static void closeQuietly(ResultSet rows) {
+    try {
+      rows.close();
+    } catch (java.sql.SQLException e) {
+      // Nothing was read from it.
+    }
   }
 
   private static boolean isTemporary(CreateTable create) {

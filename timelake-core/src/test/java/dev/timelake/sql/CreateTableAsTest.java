@@ -1,0 +1,106 @@
+package dev.timelake.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TableName;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CREATE TABLE … AS: a lake table with the query's columns, a time-series table when WITH names the
+ * time column, filled in one append; a failure leaves no table behind.
+ */
+class CreateTableAsTest {
+  @TempDir Path warehouse;
+  private Lake lake;
+  private Session session;
+
+  @BeforeEach
+  void createSource() {
+    lake = Lake.open(warehouse);
+    session = lake.newSession();
+    run(
+        "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'device')");
+    run(
+        "INSERT INTO iot.r VALUES ('a', '2026-01-01 00:00:00+00', 1), ('a', '2026-01-01"
+            + " 01:00:00+00', 2), ('b', '2026-01-01 00:00:00+00', 3)");
+  }
+
+  @AfterEach
+  void close() {
+    session.close();
+    lake.close();
+  }
+
+  @Test
+  void aQueryWithTimeColumnAndSeriesKeyMakesATimeSeriesTable() {
+    assertThat(
+            message(
+                "CREATE TABLE iot.hot WITH (time_column = 'time', series_key = 'device') AS"
+                    + " SELECT device, time, value * 10 AS value, 7 // 2 AS half FROM iot.r WHERE"
+                    + " value > 1"))
+        .isEqualTo("Created table iot.hot with 2 rows");
+
+    assertThat(lake.table("iot.hot").timeColumn()).contains("time");
+    assertThat(lake.table("iot.hot").seriesKey()).containsExactly("device");
+    assertThat(rows("SELECT device, value, half FROM iot.hot ORDER BY device"))
+        .containsExactly(List.of("a", 20.0, 3), List.of("b", 30.0, 3));
+  }
+
+  @Test
+  void aQueryWithoutOptionsMakesAPlainTable() {
+    run("CREATE TABLE ref.devices AS SELECT DISTINCT device FROM iot.r");
+    assertThat(lake.table("ref.devices").timeColumn()).isEmpty();
+    assertThat(rows("SELECT device FROM ref.devices ORDER BY device"))
+        .containsExactly(List.of("a"), List.of("b"));
+    assertThat(message("CREATE TABLE IF NOT EXISTS ref.devices AS SELECT 1 AS x"))
+        .isEqualTo("Table ref.devices already exists");
+    assertThatThrownBy(() -> run("CREATE TABLE ref.devices AS SELECT 1 AS x"))
+        .hasMessage("Cannot create ref.devices: it already exists");
+  }
+
+  @Test
+  void aFailedCreateAsLeavesNoTable() {
+    assertThatThrownBy(() -> run("CREATE TABLE iot.bad AS SELECT nope FROM iot.r"))
+        .hasMessageContaining("nope");
+    assertThatThrownBy(() -> run("CREATE TABLE iot.big AS SELECT 1::HUGEINT AS h"))
+        .hasMessageStartingWith(
+            "Cannot create iot.big from the query: its column 'h' is of type HUGEINT, which a lake"
+                + " table does not store; CAST it in the query");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE TABLE iot.nulls WITH (time_column = 'time', series_key = 'device') AS"
+                        + " SELECT device, CAST(NULL AS TIMESTAMPTZ) AS time FROM iot.r"))
+        .hasMessageContaining("time");
+    assertThatThrownBy(
+            () -> run("CREATE TABLE iot.opts WITH (time_column = 'nope') AS SELECT * FROM iot.r"))
+        .hasMessageContaining("nope");
+    assertThat(lake.tables()).containsExactly(TableName.parse("iot.r"));
+  }
+
+  private void run(String sql) {
+    session.sql(sql).close();
+  }
+
+  private String message(String sql) {
+    try (QueryResult result = session.sql(sql)) {
+      return result.message();
+    }
+  }
+
+  private List<List<Object>> rows(String sql) {
+    try (QueryResult result = session.sql(sql)) {
+      return result.rows();
+    }
+  }
+}
