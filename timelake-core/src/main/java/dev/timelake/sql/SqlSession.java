@@ -452,6 +452,7 @@ public final class SqlSession implements AutoCloseable {
     if (explainedRefresh.isPresent()) {
       return rollups.explain(explainedRefresh.get());
     }
+    text = withTimelakeSettingsAnswered(text);
     if (PostgresCatalog.mentions(text)) {
       // psql's, pgjdbc's and Grafana's catalog queries: about the tables, never through them.
       return runWithFallbackViews(PostgresCatalog.rewrite(text));
@@ -1072,7 +1073,11 @@ public final class SqlSession implements AutoCloseable {
                         ScanPlanner.liveFiles(new PinnedTables(catalog).require(shape.table()))))));
     rows.add(List.of("duckdb sql", planned.sql()));
     for (List<Object> row : client.rows("EXPLAIN " + planned.sql())) {
-      rows.add(List.of("duckdb plan", String.valueOf(row.get(row.size() - 1))));
+      // DuckDB draws its plan as one text; a table shows it best a line to a row.
+      String.valueOf(row.get(row.size() - 1))
+          .lines()
+          .filter(line -> !line.isBlank())
+          .forEach(line -> rows.add(List.of("duckdb plan", line)));
     }
     StatementOutcome outcome = values(StatementKind.EXPLAIN, List.of("part", "explain"), rows);
     return new StatementOutcome(
@@ -1160,6 +1165,59 @@ public final class SqlSession implements AutoCloseable {
                 value != null ? value : setting.defaultValue().orElse("(none)"),
                 value != null ? "session" : "default"));
     return Optional.of(values(StatementKind.SHOW, List.of("setting", "value", "level"), rows));
+  }
+
+  /** {@code text} with its {@code current_setting('timelake.…')} calls answered. */
+  private String withTimelakeSettingsAnswered(String text) {
+    List<dev.timelake.engine.SqlLexer.Token> tokens =
+        dev.timelake.engine.SqlLexer.tokens(text).tokens();
+    boolean asks = false;
+    for (int i = 0; i + 2 < tokens.size() && !asks; i++) {
+      asks =
+          tokens.get(i).is("current_setting")
+              && tokens.get(i + 1).text().equals("(")
+              && tokens.get(i + 2).kind() == dev.timelake.engine.SqlLexer.Kind.STRING
+              && tokens.get(i + 2).text().toLowerCase(Locale.ROOT).startsWith("'timelake.");
+    }
+    if (!asks) {
+      return text;
+    }
+    try {
+      Statement statement =
+          StatementParser.parse(
+              hasIntegerDivision(text) ? StatementParser.withDivKeyword(text) : text);
+      return dev.timelake.read.FunctionCalls.rewrite(statement, this::answerTimelakeSetting);
+    } catch (JSQLParserException e) {
+      return text; // DuckDB says what it cannot read
+    }
+  }
+
+  /**
+   * {@code current_setting('timelake.<setting>')} (DuckDB knows no such setting) becomes the value
+   * the session reads with, as a string literal; NULL for a setting without a value.
+   */
+  private void answerTimelakeSetting(net.sf.jsqlparser.expression.Function call) {
+    if (call.getName() == null
+        || !call.getName().equalsIgnoreCase("current_setting")
+        || call.getParameters() == null
+        || call.getParameters().isEmpty()
+        || !(call.getParameters().get(0) instanceof net.sf.jsqlparser.expression.StringValue name)
+        || !name.getValue().toLowerCase(Locale.ROOT).startsWith("timelake.")) {
+      return;
+    }
+    dev.timelake.table.Setting setting =
+        dev.timelake.table.Settings.require(name.getValue().substring("timelake.".length()));
+    Optional<String> value =
+        Optional.ofNullable(settings.values().get(setting.name())).or(setting::defaultValue);
+    // The call is changed in place: concat('v') is 'v', nullif('', '') a NULL string.
+    call.setName(value.isPresent() ? "concat" : "nullif");
+    call.setParameters(
+        value.isPresent()
+            ? new net.sf.jsqlparser.expression.operators.relational.ExpressionList<>(
+                new net.sf.jsqlparser.expression.StringValue(value.get()))
+            : new net.sf.jsqlparser.expression.operators.relational.ExpressionList<>(
+                new net.sf.jsqlparser.expression.StringValue(""),
+                new net.sf.jsqlparser.expression.StringValue("")));
   }
 
   /** A small result built from literal values, through the quoting helper. */

@@ -131,6 +131,33 @@ class RollupTableStatementsTest {
   }
 
   @Test
+  void currentSettingAnswersTimelakeSettingsInsideQueries() {
+    assertThat(rows("SELECT current_setting('timelake.read_dedup')"))
+        .containsExactly(List.of("true"));
+    run("SET timelake.read_dedup = false");
+    assertThat(
+            rows(
+                "SELECT count(*) FROM iot.r WHERE current_setting('timelake.read-dedup') ="
+                    + " 'false'"))
+        .containsExactly(List.of(1L));
+    assertThat(rows("SELECT current_setting('TimeZone')")).containsExactly(List.of("UTC"));
+    assertThatThrownBy(() -> run("SELECT current_setting('timelake.nope')"))
+        .hasMessageStartingWith("Unknown setting 'nope'");
+  }
+
+  @Test
+  void explainShowsDuckdbsPlanALineToARow() {
+    List<List<Object>> plan = rows("EXPLAIN SELECT device, avg(value) FROM iot.r GROUP BY device");
+    List<Object> duckdb =
+        plan.stream()
+            .filter(row -> row.get(0).equals("duckdb plan"))
+            .map(row -> row.get(1))
+            .toList();
+    assertThat(duckdb).hasSizeGreaterThan(3);
+    assertThat(duckdb).allSatisfy(line -> assertThat((String) line).doesNotContain("\n"));
+  }
+
+  @Test
   void integerDivisionWorksInInsertsAndQueries() {
     run(
         "INSERT INTO iot.r SELECT 'p' || (7 // 2), TIMESTAMPTZ '2026-01-02 00:00:00+00', 9 // 2"
