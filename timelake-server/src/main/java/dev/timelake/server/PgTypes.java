@@ -106,6 +106,11 @@ final class PgTypes {
     return format(value, oid).getBytes(StandardCharsets.UTF_8);
   }
 
+  /** A value in PostgreSQL's text format; null for SQL NULL. */
+  static String textOf(Object value, int oid) {
+    return value == null ? null : format(value, oid);
+  }
+
   /**
    * A value in PostgreSQL's binary format for the types clients ask that of (integers, floats,
    * booleans, text, dates and timestamps); null for SQL NULL.
