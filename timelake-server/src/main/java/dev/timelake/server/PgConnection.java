@@ -468,7 +468,9 @@ final class PgConnection implements Runnable {
   }
 
   private void error(String state, String message) {
-    String text = message == null ? "" : message;
+    // Where the lake lives on the server's disk is the operator's business, not the client's: a
+    // table the client named that does not exist is reported "in the lake".
+    String text = message == null ? "" : message.replace(lake.description(), "the lake");
     errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
   }
 

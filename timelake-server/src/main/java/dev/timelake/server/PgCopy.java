@@ -90,9 +90,29 @@ final class PgCopy {
                 + " appended: split the data into several COPYs",
             table, received, maxBytes);
       }
-      return Optional.of(session.copyFrom(table, file));
+      return Optional.of(append(session, file));
     } finally {
       Files.deleteIfExists(file);
+    }
+  }
+
+  /**
+   * Appends the staged file in {@code session}. The file's path is the server's, not the client's:
+   * an error naming it names the data the client sent instead.
+   */
+  private QueryResult append(Session session, Path file) {
+    try {
+      return session.copyFrom(table, file);
+    } catch (TimelakeException e) {
+      String message = String.valueOf(e.getMessage());
+      String path = file.toAbsolutePath().toString();
+      if (!message.contains(path) && !message.contains(file.toString())) {
+        throw e;
+      }
+      throw new TimelakeException(
+          e.code(),
+          message.replace(path, "the COPY data").replace(file.toString(), "the COPY data"),
+          e);
     }
   }
 
