@@ -161,6 +161,25 @@ class PgCopyOutTest extends WithPgServer {
   }
 
   @Test
+  void listsAreWrittenAsPostgresArrays() throws Exception {
+    String query =
+        "SELECT [1, 2] AS numbers, ['a b', NULL, 'c', '', 'say \"hi\"'] AS words, [[1], [2, 3]]"
+            + " AS nested";
+    try (Connection connection = connect()) {
+      StringWriter out = new StringWriter();
+      copyOut(connection, "COPY (" + query + ") TO STDOUT", out);
+      assertThat(out.toString())
+          .isEqualTo("{1,2}\t{\"a b\",NULL,c,\"\",\"say \\\\\"hi\\\\\"\"}\t{{1},{2,3}}\n");
+      try (Statement statement = connection.createStatement();
+          ResultSet rows = statement.executeQuery(query)) {
+        rows.next();
+        assertThat(rows.getString(1)).isEqualTo("{1,2}");
+        assertThat(rows.getString(2)).isEqualTo("{\"a b\",NULL,c,\"\",\"say \\\"hi\\\"\"}");
+      }
+    }
+  }
+
+  @Test
   void streamsALargeQuery() throws Exception {
     try (Connection connection = connect()) {
       CopyManager copy = connection.unwrap(PGConnection.class).getCopyAPI();
