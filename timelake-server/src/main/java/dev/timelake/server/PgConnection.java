@@ -22,7 +22,8 @@ import java.util.Optional;
  * certificate; a SCRAM-SHA-256 login with the server's credentials), then simple queries, each
  * statement of a query string run in the connection's own Timelake {@link Session}, and the
  * extended protocol ({@link PgExtendedQuery}: Parse, Bind, Describe, Execute, Close; Sync here);
- * rows in text or binary format and a command tag per statement ({@link PgResults}).
+ * rows in text or binary format and a command tag per statement ({@link PgResults}); COPY from and
+ * to the client ({@link PgCopy}, {@link PgCopyOut}) in the simple protocol.
  */
 final class PgConnection implements Runnable {
   private static final int PROTOCOL_3 = 196608;
@@ -350,6 +351,8 @@ final class PgConnection implements Runnable {
         error("08P01", e.getMessage());
         out.flush();
         return;
+      } catch (PgCopyStatement.UnsupportedCopyException e) {
+        failExtended("0A000", e.getMessage());
       } catch (IllegalArgumentException e) {
         failExtended("08P01", e.getMessage()); // the client named what does not exist
       } catch (RuntimeException e) {
@@ -392,15 +395,21 @@ final class PgConnection implements Runnable {
   }
 
   private boolean run(DataInputStream in, String sql) throws IOException {
-    Optional<PgCopy> copy;
+    Optional<PgCopyStatement> copy;
     try {
-      copy = PgCopy.parse(sql);
-    } catch (IllegalArgumentException e) {
+      copy = PgCopyParser.parse(sql);
+    } catch (PgCopyStatement.UnsupportedCopyException e) {
       error("0A000", e.getMessage());
       return false;
+    } catch (TimelakeException e) {
+      error(e.sqlState(), e.getMessage()); // a table name that cannot be one
+      return false;
     }
-    if (copy.isPresent()) {
-      return copyIn(in, copy.get());
+    if (copy.isPresent() && copy.get() instanceof PgCopyStatement.FromClient fromClient) {
+      return copyIn(in, new PgCopy(fromClient));
+    }
+    if (copy.isPresent() && copy.get() instanceof PgCopyStatement.ToClient toClient) {
+      return copyOut(toClient);
     }
     try (QueryResult result = timed(sql)) {
       PgResults.notices(out, result);
@@ -409,6 +418,24 @@ final class PgConnection implements Runnable {
       } else {
         out.begin('C').string(PgResults.tag(result)).end();
       }
+      return true;
+    } catch (TimelakeException e) {
+      error(e.sqlState(), e.getMessage());
+      return false;
+    } catch (RuntimeException e) {
+      error("XX000", internal(e));
+      return false;
+    }
+  }
+
+  /**
+   * COPY … TO STDOUT: the query runs in the session like any SELECT the client sends (its role,
+   * namespaces, routing and copies removed), its rows streamed as CopyData.
+   */
+  private boolean copyOut(PgCopyStatement.ToClient copy) throws IOException {
+    try (QueryResult result = timed(PgCopyOut.query(lake, copy))) {
+      PgResults.notices(out, result);
+      PgCopyOut.send(out, result, copy);
       return true;
     } catch (TimelakeException e) {
       error(e.sqlState(), e.getMessage());
@@ -441,7 +468,9 @@ final class PgConnection implements Runnable {
   }
 
   private void error(String state, String message) {
-    String text = message == null ? "" : message;
+    // Where the lake lives on the server's disk is the operator's business, not the client's: a
+    // table the client named that does not exist is reported "in the lake".
+    String text = message == null ? "" : message.replace(lake.description(), "the lake");
     errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
   }
 

@@ -12,64 +12,25 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code COPY table [(columns)] FROM STDIN (FORMAT csv [, HEADER])}, as psql's {@code \copy} and
  * pgjdbc's CopyManager send it: the client's CopyData go to a CSV file in the lake's staging folder
  * (with a header row naming the columns when the data has none), which is appended as one commit.
- * Only the CSV format is read; PostgreSQL's text format is refused with a clear error.
+ * Only the CSV format is read ({@link PgCopyParser} refuses PostgreSQL's text format).
  */
 final class PgCopy {
-  private static final Pattern COPY_FROM_STDIN =
-      Pattern.compile(
-          "(?is)\\s*COPY\\s+(\"?[\\w]+\"?(?:\\.\"?[\\w]+\"?)?)\\s*(?:\\(([^)]*)\\))?\\s+FROM\\s+STDIN\\b(.*)");
-
   private final TableName table;
   private final List<String> columns;
   private final boolean header;
 
-  private PgCopy(TableName table, List<String> columns, boolean header) {
-    this.table = table;
-    this.columns = columns;
-    this.header = header;
-  }
-
-  /**
-   * The COPY that {@code sql} is, if it copies from the client into a table.
-   *
-   * @throws IllegalArgumentException for a format other than CSV
-   */
-  static Optional<PgCopy> parse(String sql) {
-    Matcher copy = COPY_FROM_STDIN.matcher(sql);
-    if (!copy.matches()) {
-      return Optional.empty();
-    }
-    String options = copy.group(3).toLowerCase(Locale.ROOT);
-    if (!options.matches("(?s).*\\bcsv\\b.*")) {
-      throw new IllegalArgumentException(
-          "COPY … FROM STDIN reads CSV only: add (FORMAT csv [, HEADER]), or CSV [HEADER] after"
-              + " STDIN (psql: \\copy t FROM 'file.csv' CSV HEADER)");
-    }
-    if (options.matches("(?s).*\\b(delimiter|null|quote|escape|encoding)\\b.*")) {
-      throw new IllegalArgumentException(
-          "COPY … FROM STDIN takes comma-separated CSV with PostgreSQL's defaults only;"
-              + " DELIMITER, NULL, QUOTE, ESCAPE and ENCODING options are not supported");
-    }
-    boolean header = options.matches("(?s).*\\bheader\\b(?!\\s*(=\\s*)?(false|off|0)\\b).*");
-    List<String> columns = new ArrayList<>();
-    if (copy.group(2) != null) {
-      for (String column : copy.group(2).split(",")) {
-        columns.add(column.strip().replace("\"", ""));
-      }
-    }
-    return Optional.of(
-        new PgCopy(TableName.parse(copy.group(1).replace("\"", "")), columns, header));
+  /** The receiver of {@code copy}'s data. */
+  PgCopy(PgCopyStatement.FromClient copy) {
+    this.table = copy.table();
+    this.columns = copy.columns();
+    this.header = copy.header();
   }
 
   /** The table the data goes to. */
@@ -129,13 +90,34 @@ final class PgCopy {
                 + " appended: split the data into several COPYs",
             table, received, maxBytes);
       }
-      return Optional.of(session.copyFrom(table, file));
+      return Optional.of(append(session, file));
     } finally {
       Files.deleteIfExists(file);
     }
   }
 
-  private static List<String> visibleColumns(Table table) {
+  /**
+   * Appends the staged file in {@code session}. The file's path is the server's, not the client's:
+   * an error naming it names the data the client sent instead.
+   */
+  private QueryResult append(Session session, Path file) {
+    try {
+      return session.copyFrom(table, file);
+    } catch (TimelakeException e) {
+      String message = String.valueOf(e.getMessage());
+      String path = file.toAbsolutePath().toString();
+      if (!message.contains(path) && !message.contains(file.toString())) {
+        throw e;
+      }
+      throw new TimelakeException(
+          e.code(),
+          message.replace(path, "the COPY data").replace(file.toString(), "the COPY data"),
+          e);
+    }
+  }
+
+  /** The columns a COPY without a column list takes: all but the ingest time the server sets. */
+  static List<String> visibleColumns(Table table) {
     return table.columns().stream()
         .map(dev.timelake.Column::name)
         .filter(name -> !table.ingestTimeColumn().map(name::equals).orElse(false))

@@ -52,6 +52,11 @@ final class PgExtendedQuery {
       throw new IllegalArgumentException(
           "A prepared statement holds one statement, this one has " + statements.size());
     }
+    if (!statements.isEmpty() && PgCopyParser.parse(statements.get(0)).isPresent()) {
+      throw new PgCopyStatement.UnsupportedCopyException(
+          "COPY … FROM STDIN and TO STDOUT run in the simple query protocol (pgjdbc's CopyManager"
+              + " and psql's \\copy use it), not as a prepared statement");
+    }
     prepared.put(
         name,
         new Prepared(statements.isEmpty() ? "" : statements.get(0), PgParameters.of(sql), types));

@@ -201,6 +201,16 @@ final class PgMessages {
       flush();
     }
 
+    /**
+     * Sends what is buffered once it holds more than {@code bytes}: a long answer goes out as it is
+     * made instead of piling up in memory.
+     */
+    void flushPast(int bytes) throws IOException {
+      if (buffer.size() > bytes) {
+        flush();
+      }
+    }
+
     void flush() throws IOException {
       buffer.writeTo(out);
       buffer.reset();

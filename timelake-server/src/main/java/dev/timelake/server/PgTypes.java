@@ -16,7 +16,8 @@ import java.util.Locale;
 /**
  * DuckDB's types as PostgreSQL type OIDs, and values in PostgreSQL's text format (what psql,
  * drivers and Grafana parse): {@code t}/{@code f}, {@code 2026-01-01 10:00:00.5+00}, {@code \x…}
- * for bytes. Types PostgreSQL lacks (lists, structs, maps) are sent as text.
+ * for bytes, {@code {1,2}} for lists. Types PostgreSQL lacks (lists, structs, maps) are sent as
+ * text.
  */
 final class PgTypes {
   static final int BOOL = 16;
@@ -104,6 +105,11 @@ final class PgTypes {
       return null;
     }
     return format(value, oid).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A value in PostgreSQL's text format; null for SQL NULL. */
+  static String textOf(Object value, int oid) {
+    return value == null ? null : format(value, oid);
   }
 
   /**
@@ -195,6 +201,9 @@ final class PgTypes {
     if (value instanceof byte[] bytes) {
       return "\\x" + HexFormat.of().formatHex(bytes);
     }
+    if (value instanceof java.sql.Array list) {
+      return array(list);
+    }
     if (value instanceof java.sql.Blob blob) {
       try {
         return "\\x" + HexFormat.of().formatHex(blob.getBytes(1, (int) blob.length()));
@@ -203,6 +212,41 @@ final class PgTypes {
       }
     }
     return value.toString();
+  }
+
+  /**
+   * A list as PostgreSQL writes an array: {@code {1,2}}, {@code {"a b",NULL}}, nested lists nested;
+   * an element is quoted (quotes and backslashes escaped) when it is empty, NULL as text, or holds
+   * braces, quotes, commas, backslashes or white space.
+   */
+  private static String array(java.sql.Array list) {
+    Object[] elements;
+    try {
+      elements = (Object[]) list.getArray();
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("Cannot read a LIST value: " + e.getMessage(), e);
+    }
+    StringBuilder text = new StringBuilder("{");
+    for (int i = 0; i < elements.length; i++) {
+      text.append(i == 0 ? "" : ",");
+      Object element = elements[i];
+      if (element == null) {
+        text.append("NULL");
+      } else if (element instanceof java.sql.Array inner) {
+        text.append(array(inner));
+      } else {
+        text.append(arrayElement(format(element, TEXT)));
+      }
+    }
+    return text.append('}').toString();
+  }
+
+  private static String arrayElement(String value) {
+    boolean quoted =
+        value.isEmpty()
+            || value.equalsIgnoreCase("NULL")
+            || value.chars().anyMatch(c -> "{}\",\\".indexOf(c) >= 0 || Character.isWhitespace(c));
+    return quoted ? '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"' : value;
   }
 
   private static String floating(double value) {
