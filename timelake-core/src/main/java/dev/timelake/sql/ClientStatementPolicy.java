@@ -112,7 +112,7 @@ final class ClientStatementPolicy {
           throw refused(
               "COPY",
               "the server's files are not the client's: send data with COPY … FROM STDIN (psql:"
-                  + " \\copy), read results with a query");
+                  + " \\copy) and read it with COPY … TO STDOUT (psql: \\copy … to)");
       case "ATTACH", "DETACH", "USE" ->
           throw refused(keyword, "the databases of the engine are shared by every session");
       case "INSTALL", "LOAD", "FORCE", "UPDATE_EXTENSIONS" ->

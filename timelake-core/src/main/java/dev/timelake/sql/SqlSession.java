@@ -985,8 +985,8 @@ public final class SqlSession implements AutoCloseable {
     if (catalog.exists(name)) {
       require(Role.ADMIN, name, "DROP TABLE " + name);
       transaction.refuseInside("DROP TABLE " + name);
-    } else if (access.isPresent()) {
-      return passThrough(text);
+    } else if (access.isPresent() && !namesLakeNamespace(drop.getName())) {
+      return passThrough(text); // the session's own temporary table, which the policy checks
     }
     boolean cascade =
         drop.getParameters() != null
@@ -1000,6 +1000,11 @@ public final class SqlSession implements AutoCloseable {
           StatementKind.DROP_TABLE, "Table " + name + " does not exist");
     }
     throw new NotFoundException("Cannot drop " + name + ": it does not exist");
+  }
+
+  /** True for {@code ns.t} where {@code ns} is not DuckDB's {@code temp}: a lake table's name. */
+  private static boolean namesLakeNamespace(Table name) {
+    return name.getSchemaName() != null && !name.getSchemaName().equalsIgnoreCase("temp");
   }
 
   private StatementOutcome set(SetStatement set, String text) {

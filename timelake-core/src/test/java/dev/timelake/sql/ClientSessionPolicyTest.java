@@ -121,7 +121,8 @@ class ClientSessionPolicyTest {
       assertThatThrownBy(() -> reader.sql("COPY (SELECT 1) TO '/tmp/x.csv'"))
           .hasMessage(
               "Cannot run COPY on this server: the server's files are not the client's: send data"
-                  + " with COPY … FROM STDIN (psql: \\copy), read results with a query");
+                  + " with COPY … FROM STDIN (psql: \\copy) and read it with COPY … TO STDOUT (psql:"
+                  + " \\copy … to)");
       assertThatThrownBy(() -> reader.sql("SET threads = 1"))
           .hasMessageStartingWith(
               "Cannot run SET threads on this server: a client may change only settings of its"
@@ -189,6 +190,13 @@ class ClientSessionPolicyTest {
       assertThatThrownBy(() -> reader.sql("DROP TABLE iot.r"))
           .hasMessageContaining("(admin needed)");
       assertThatThrownBy(() -> reader.sql("OPTIMIZE iot.r")).hasMessageContaining("(admin needed)");
+      assertThatThrownBy(() -> reader.sql("DROP TABLE iot.missing"))
+          .hasMessage("Cannot drop iot.missing: it does not exist");
+      assertThatThrownBy(() -> reader.sql("TRUNCATE iot.r")).hasMessageContaining("(write needed)");
+      assertThatThrownBy(() -> reader.sql("ALTER TABLE iot.r RENAME COLUMN value TO v"))
+          .hasMessageContaining("(admin needed)");
+      assertThatThrownBy(() -> reader.sql("CREATE TABLE iot.y AS SELECT 1 AS x"))
+          .hasMessageContaining("(admin needed)");
       assertThat(count(reader, "SELECT count(*) FROM iot.r")).isEqualTo(1);
     }
     assertThat(lake.tables()).hasSize(2);

@@ -72,6 +72,7 @@ final class PgResults {
       case INSERT, UPSERT -> "INSERT 0 " + rows;
       case CREATE_TABLE -> "CREATE TABLE";
       case DROP_TABLE -> "DROP TABLE";
+      case TRUNCATE -> "TRUNCATE TABLE";
       case CREATE_ROLLUP -> "CREATE MATERIALIZED VIEW";
       case REFRESH_ROLLUP -> "REFRESH MATERIALIZED VIEW";
       case DROP_ROLLUP -> "DROP MATERIALIZED VIEW";
