@@ -40,6 +40,7 @@ public final class QueryRewriter {
   private final ConstantEvaluator constants;
   private final List<String> explanation = new ArrayList<>();
   private final Map<Table, Expression> pushed = new IdentityHashMap<>();
+  private java.util.function.Function<TableName, List<PlannedFile>> held = name -> List.of();
 
   public QueryRewriter(
       LakeCatalog catalog,
@@ -72,6 +73,16 @@ public final class QueryRewriter {
    */
   public QueryRewriter pushDown(Table node, Expression keyFilter) {
     pushed.put(node, keyFilter);
+    return this;
+  }
+
+  /**
+   * Reads, for each table, the files {@code held} gives next to its committed ones: the rows a
+   * client's open transaction holds (see {@link ScanPlan#withHeld}).
+   */
+  public QueryRewriter withHeldRows(
+      java.util.function.Function<TableName, List<PlannedFile>> heldRows) {
+    this.held = heldRows;
     return this;
   }
 
@@ -147,7 +158,7 @@ public final class QueryRewriter {
             ? org.apache.iceberg.expressions.Expressions.alwaysTrue()
             : pruningFilter(reference, contract, resolved).of(reference.enclosing().getWhere());
     boolean dedup = settings.isEnabled(Settings.READ_DEDUP, contract);
-    ScanPlan plan = ScanPlanner.plan(table, filter, dedup);
+    ScanPlan plan = ScanPlanner.plan(table, filter, dedup).withHeld(held.apply(table.name()));
     DedupStrategy strategy =
         DedupStrategy.parse(
             settings.resolve(Settings.READ_DEDUP_STRATEGY, contract).orElse("merge"));

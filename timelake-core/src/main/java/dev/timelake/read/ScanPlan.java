@@ -68,6 +68,24 @@ public record ScanPlan(
     return files.stream().map(f -> f.withLocation(local.get(f.location()))).toList();
   }
 
+  /**
+   * This plan reading {@code held} too: files of rows a transaction holds, newer than every
+   * committed one. Deduplicated, every file joins one group, so a held copy of a key replaces the
+   * committed one whatever the files' bounds.
+   */
+  public ScanPlan withHeld(List<PlannedFile> held) {
+    if (held.isEmpty()) {
+      return this;
+    }
+    List<PlannedFile> all = new java.util.ArrayList<>(independent);
+    overlapping.forEach(all::addAll);
+    all.addAll(held);
+    int before = filesBeforePruning + held.size();
+    return deduplicated
+        ? new ScanPlan(contract, snapshotId, List.of(), List.of(all), before, true)
+        : new ScanPlan(contract, snapshotId, all, List.of(), before, false);
+  }
+
   /** Every file the plan reads. */
   public int fileCount() {
     return independent.size() + overlapping.stream().mapToInt(List::size).sum();

@@ -98,6 +98,20 @@ final class ClientTransaction {
         .append();
   }
 
+  /** True when the transaction holds rows for some table: its reads must see them. */
+  boolean holdsRows() {
+    return pending.values().stream().anyMatch(held -> held.append().rows() > 0);
+  }
+
+  /**
+   * The rows held for {@code table} as a file in {@code folder} that the transaction's reads add to
+   * the table's committed files; empty when it holds none.
+   */
+  List<dev.timelake.read.PlannedFile> heldRows(TableName table, java.nio.file.Path folder) {
+    Pending held = pending.get(table);
+    return held == null ? List.of() : held.append().heldRows(folder).stream().toList();
+  }
+
   /** Rows held for each table, in the order the tables were first written. */
   Map<TableName, Long> heldRows() {
     Map<TableName, Long> rows = new LinkedHashMap<>();

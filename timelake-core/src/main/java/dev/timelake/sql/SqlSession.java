@@ -543,6 +543,13 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome query(Statement statement, String text) {
     // Both fast paths look up the statement's table: once is enough.
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
+    if (transaction.holdsRows()) {
+      // The fast paths read committed data only (indexes, bounds, rollups): the transaction's
+      // reads take the plain path, which adds the rows it holds.
+      PlannedStatement planned = plan(statement);
+      return StatementOutcome.rows(
+          StatementKind.QUERY, client.query(planned.sql()), List.of(), planned.explanation());
+    }
     Optional<PlannedStatement> latest = planLatest(statement, tables);
     if (latest.isPresent()) {
       ResultSet result = client.query(latest.get().sql());
@@ -676,8 +683,11 @@ public final class SqlSession implements AutoCloseable {
     ConstantEvaluator constants = new ConstantEvaluator(client);
     List<String> explanation = new ArrayList<>();
     List<RollupRoute> routes = new ArrayList<>();
-    for (SelectRoute route :
-        new RollupRouter(tables, settings, constants, client).route(statement)) {
+    List<SelectRoute> selectRoutes =
+        transaction.holdsRows()
+            ? List.of() // rollups reflect committed rows only
+            : new RollupRouter(tables, settings, constants, client).route(statement);
+    for (SelectRoute route : selectRoutes) {
       explanation.addAll(route.decision().explanation());
       routes.add(
           new RollupRoute(
@@ -685,7 +695,9 @@ public final class SqlSession implements AutoCloseable {
               route.decision().plan().map(RoutePlan::rollups).orElse(List.of()),
               route.decision().reason()));
     }
-    QueryRewriter rewriter = new QueryRewriter(catalog, tables, client, settings, constants);
+    QueryRewriter rewriter =
+        new QueryRewriter(catalog, tables, client, settings, constants)
+            .withHeldRows(name -> transaction.heldRows(name, catalog.tempDirectory()));
     String sql = rewriter.rewrite(statement);
     for (TableName read : tables.names()) {
       require(Role.READ, read, "read " + read);

@@ -59,6 +59,21 @@ public final class DataFileWriter {
                     "COPY (" + select + ") TO " + SqlText.literal(path) + " (" + options + ")"));
   }
 
+  /**
+   * Writes the rows of {@code select} to a local file outside the table's folder, as a data file
+   * would be written (field ids, codec), for a reader that must see rows not yet committed.
+   */
+  public void writeLocal(String select, java.nio.file.Path path) {
+    connection.execute(
+        "COPY ("
+            + select
+            + ") TO "
+            + SqlText.literal(path.toString())
+            + " ("
+            + parquetOptions()
+            + ")");
+  }
+
   /** The Iceberg description of a written file, with statistics read from its footer. */
   public DataFile dataFile(String location, int partition) {
     InputFile input = table.io().newInputFile(location);

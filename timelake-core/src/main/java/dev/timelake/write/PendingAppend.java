@@ -31,6 +31,8 @@ public final class PendingAppend implements AutoCloseable {
   private final Set<Integer> touched = new TreeSet<>();
   private long lastIngestMicros = Long.MIN_VALUE;
   private boolean committed;
+  private dev.timelake.read.PlannedFile held;
+  private long heldForRows;
 
   /** Starts an empty append to {@code table}, staged on {@code connection}. */
   public PendingAppend(LoadedTable table, EngineConnection connection) {
@@ -162,9 +164,97 @@ public final class PendingAppend implements AutoCloseable {
     return summary;
   }
 
+  /**
+   * The staged rows (copies within the append removed, the later write of a key kept) as a Parquet
+   * file in {@code folder} that a scan of the table reads after its committed files: a reader of
+   * the transaction that holds the append sees its own writes. Written again only after more rows
+   * were staged; empty when none are. The file goes with {@link #close}.
+   */
+  public Optional<dev.timelake.read.PlannedFile> heldRows(java.nio.file.Path folder) {
+    requireOpen();
+    if (stager.stagedRows() == 0) {
+      return Optional.empty();
+    }
+    if (held != null && heldForRows == stager.stagedRows()) {
+      return Optional.of(held);
+    }
+    deleteHeld();
+    java.nio.file.Path path = folder.resolve("held-" + java.util.UUID.randomUUID() + ".parquet");
+    DataFileWriter fileWriter = new DataFileWriter(connection, table.iceberg(), table.contract());
+    String rows =
+        new AppendWriter(connection, table.contract(), table.iceberg(), fileWriter)
+            .deduplicated(stager.stageTable());
+    fileWriter.writeLocal(rows, path);
+    held = heldFile(path);
+    heldForRows = stager.stagedRows();
+    return Optional.of(held);
+  }
+
+  /** The held file's description: newest of all (it is not committed), its bounds and rows. */
+  private dev.timelake.read.PlannedFile heldFile(java.nio.file.Path path) {
+    String file = "read_parquet(" + dev.timelake.engine.SqlText.literal(path.toString()) + ")";
+    String time =
+        table
+            .contract()
+            .timeColumn()
+            .map(c -> timeMicros(dev.timelake.engine.SqlText.identifier(c)))
+            .orElse(null);
+    String ingest =
+        table
+            .contract()
+            .ingestTimeColumn()
+            .map(c -> "epoch_us(max(" + dev.timelake.engine.SqlText.identifier(c) + "))")
+            .orElse("NULL");
+    List<Object> bounds =
+        connection
+            .rows(
+                "SELECT count(*), "
+                    + (time == null ? "NULL, NULL" : "min(" + time + "), max(" + time + ")")
+                    + ", "
+                    + ingest
+                    + " FROM "
+                    + file)
+            .get(0);
+    long size;
+    try {
+      size = java.nio.file.Files.size(path);
+    } catch (java.io.IOException e) {
+      size = 0;
+    }
+    return new dev.timelake.read.PlannedFile(
+        path.toString(),
+        0,
+        Long.MAX_VALUE,
+        ((Number) bounds.get(0)).longValue(),
+        size,
+        bounds.get(1) == null ? Long.MIN_VALUE : ((Number) bounds.get(1)).longValue(),
+        bounds.get(2) == null ? Long.MAX_VALUE : ((Number) bounds.get(2)).longValue(),
+        null,
+        null,
+        bounds.get(3) == null ? Long.MIN_VALUE : ((Number) bounds.get(3)).longValue(),
+        false);
+  }
+
+  /** The time column's value as a number on the partitioning's scale (µs, or the clock's). */
+  private String timeMicros(String column) {
+    return table.contract().hasLogicalClock() ? column : "epoch_us(" + column + ")";
+  }
+
+  private void deleteHeld() {
+    if (held != null) {
+      try {
+        java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(held.location()));
+      } catch (java.io.IOException e) {
+        // A temporary file of this session; the temporary folder is cleaned with the lake.
+      }
+      held = null;
+    }
+  }
+
   /** Drops the staged rows; what was committed stays. */
   @Override
   public void close() {
+    deleteHeld();
     stager.close();
   }
 }

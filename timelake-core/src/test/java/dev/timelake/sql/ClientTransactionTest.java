@@ -97,14 +97,46 @@ class ClientTransactionTest {
     }
   }
 
-  @Test
-  void readsInsideTransactionSeeWhatIsCommittedNotWhatIsHeld() {
+  @ParameterizedTest(name = "with a rollup: {0}")
+  @ValueSource(booleans = {false, true})
+  void readsInsideTransactionSeeItsOwnWritesAndOthersDoNot(boolean withRollup) {
+    if (withRollup) {
+      run(ROLLUP);
+    }
+    String hourly =
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS b, count(*), sum(value) FROM iot.r"
+            + " GROUP BY ALL ORDER BY ALL";
     run("BEGIN");
     run("INSERT INTO iot.r VALUES ('zz', '2026-01-01 00:00:00+00', 1)");
+    // A copy of a committed key: the held write replaces it, as it will once committed.
+    run("INSERT INTO iot.r VALUES ('d0', '2026-01-01 00:00:00+00', -5)");
+    run("INSERT INTO iot.r VALUES ('zz', '2026-01-01 00:00:00+00', 2)");
 
-    assertThat(count("SELECT count(*) FROM iot.r")).isEqualTo(3000);
-    run("COMMIT");
     assertThat(count("SELECT count(*) FROM iot.r")).isEqualTo(3001);
+    assertThat(rows("SELECT value FROM iot.r WHERE device = 'zz'")).containsExactly(List.of(2.0));
+    assertThat(rows("SELECT value FROM iot.r WHERE device = 'd0' AND time = '2026-01-01'"))
+        .containsExactly(List.of(-5.0));
+    List<List<Object>> inside = rows(hourly);
+    try (Session other = lake.newSession();
+        QueryResult committed = other.sql("SELECT count(*) FROM iot.r")) {
+      assertThat(committed.rows()).containsExactly(List.of(3000L));
+    }
+    run("COMMIT");
+
+    assertThat(count("SELECT count(*) FROM iot.r")).isEqualTo(3001);
+    assertThat(rows(hourly)).isEqualTo(inside);
+    if (withRollup) {
+      assertRoutedEqualsRaw();
+    }
+  }
+
+  @Test
+  void rolledBackWritesAreNoLongerRead() {
+    run("BEGIN");
+    run("INSERT INTO iot.r VALUES ('zz', '2026-01-01 00:00:00+00', 1)");
+    assertThat(count("SELECT count(*) FROM iot.r WHERE device = 'zz'")).isEqualTo(1);
+    run("ROLLBACK");
+    assertThat(count("SELECT count(*) FROM iot.r WHERE device = 'zz'")).isZero();
   }
 
   @Test
