@@ -45,6 +45,7 @@ public final class Append {
   private final Map<String, String> callSettings = new LinkedHashMap<>();
   private Optional<String> csvDelimiter = Optional.empty();
   private Optional<ChronoUnit> epochUnit = Optional.empty();
+  private SourcesRead sourcesRead = (sources, rows) -> {};
 
   private static final java.util.Set<ChronoUnit> EPOCH_UNITS =
       java.util.EnumSet.of(
@@ -215,6 +216,22 @@ public final class Append {
     return this;
   }
 
+  /**
+   * Told after each source is read and staged: how many sources are read and how many rows they
+   * hold, for a rate and an estimate of the time left (sources are read in the order added; each
+   * file added with {@link #fromFile} or {@link #fromCsv} is one source).
+   */
+  @FunctionalInterface
+  public interface SourcesRead {
+    void read(int sources, long rows);
+  }
+
+  /** Calls {@code listener} after each source is read. */
+  public Append onSourceRead(SourcesRead listener) {
+    this.sourcesRead = requireNonNull(listener, "listener is null");
+    return this;
+  }
+
   /** Receives short progress messages while the append runs. */
   public Append progress(Consumer<String> listener) {
     this.progress = requireNonNull(listener, "listener is null");
@@ -233,7 +250,8 @@ public final class Append {
     Instant now = clock.instant();
     try (EngineConnection connection = catalog.engine().connect()) {
       AppendOperation operation =
-          new AppendOperation(table, connection, all, batchId, now, operationName, progress);
+          new AppendOperation(table, connection, all, batchId, now, operationName, progress)
+              .onSourceRead(sourcesRead::read);
       AppendResult result = operation.run();
       if (result.outcome() != AppendResult.Outcome.COMMITTED) {
         return result;
