@@ -11,6 +11,7 @@ import dev.timelake.write.AppendSource;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -42,6 +43,13 @@ public final class Append {
   private Clock clock = Clock.systemUTC();
   private Consumer<String> progress = message -> {};
   private final Map<String, String> callSettings = new LinkedHashMap<>();
+  private Optional<String> csvDelimiter = Optional.empty();
+  private Optional<ChronoUnit> epochUnit = Optional.empty();
+  private SourcesRead sourcesRead = (sources, rows) -> {};
+
+  private static final java.util.Set<ChronoUnit> EPOCH_UNITS =
+      java.util.EnumSet.of(
+          ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS, ChronoUnit.NANOS);
 
   private final String operationName;
 
@@ -70,9 +78,56 @@ public final class Append {
 
   /** Adds a CSV ({@code .csv}, {@code .csv.gz}) or TSV ({@code .tsv}) file with a header row. */
   public Append fromCsv(Path file) {
+    return fromCsv(CsvInput.of(file));
+  }
+
+  /** Adds a CSV file, read as {@code input} says (delimiter, columns of a file without header). */
+  public Append fromCsv(CsvInput input) {
     flushRows();
-    sources.add(new AppendSource.CsvFile(file));
+    sources.add(new AppendSource.CsvFile(input));
     return this;
+  }
+
+  /**
+   * Reads the CSV files of this append that give no delimiter of their own with {@code delimiter}
+   * (one character) instead of finding it from their header row.
+   */
+  public Append csvDelimiter(String delimiter) {
+    requireNonNull(delimiter, "delimiter is null");
+    CsvInput.checkDelimiter(delimiter);
+    this.csvDelimiter = Optional.of(delimiter);
+    return this;
+  }
+
+  /**
+   * Reads an integer time column of this append's files as a count of {@code unit}s since
+   * 1970-01-01T00:00:00Z ({@code SECONDS}, {@code MILLIS}, {@code MICROS} or {@code NANOS});
+   * without it such a column is refused. Nanoseconds must be whole microseconds, as stored.
+   */
+  public Append timeFromEpoch(ChronoUnit unit) {
+    requireNonNull(unit, "unit is null");
+    if (!EPOCH_UNITS.contains(unit)) {
+      throw TimelakeException.validation(
+          "Invalid epoch unit for %s: %s (expected SECONDS, MILLIS, MICROS or NANOS)",
+          table.name(), unit);
+    }
+    this.epochUnit = Optional.of(unit);
+    return this;
+  }
+
+  /** A file source with this append's reading options; other sources as they are. */
+  private AppendSource withReadingOptions(AppendSource source) {
+    if (source instanceof AppendSource.ParquetFiles parquet) {
+      return new AppendSource.ParquetFiles(parquet.files(), epochUnit);
+    }
+    if (source instanceof AppendSource.CsvFile csv) {
+      CsvInput input = csv.input();
+      if (input.delimiter().isEmpty() && csvDelimiter.isPresent()) {
+        input = input.withDelimiter(csvDelimiter.get());
+      }
+      return new AppendSource.CsvFile(input, epochUnit);
+    }
+    return source;
   }
 
   /** Adds a file by its extension: Parquet, CSV, TSV or gzipped CSV. */
@@ -161,6 +216,22 @@ public final class Append {
     return this;
   }
 
+  /**
+   * Told after each source is read and staged: how many sources are read and how many rows they
+   * hold, for a rate and an estimate of the time left (sources are read in the order added; each
+   * file added with {@link #fromFile} or {@link #fromCsv} is one source).
+   */
+  @FunctionalInterface
+  public interface SourcesRead {
+    void read(int sources, long rows);
+  }
+
+  /** Calls {@code listener} after each source is read. */
+  public Append onSourceRead(SourcesRead listener) {
+    this.sourcesRead = requireNonNull(listener, "listener is null");
+    return this;
+  }
+
   /** Receives short progress messages while the append runs. */
   public Append progress(Consumer<String> listener) {
     this.progress = requireNonNull(listener, "listener is null");
@@ -175,11 +246,12 @@ public final class Append {
   public AppendResult commit() {
     dev.timelake.rollup.TableDrops.refuseAppendTo(table, "append to");
     flushRows();
-    List<AppendSource> all = List.copyOf(sources);
+    List<AppendSource> all = sources.stream().map(this::withReadingOptions).toList();
     Instant now = clock.instant();
     try (EngineConnection connection = catalog.engine().connect()) {
       AppendOperation operation =
-          new AppendOperation(table, connection, all, batchId, now, operationName, progress);
+          new AppendOperation(table, connection, all, batchId, now, operationName, progress)
+              .onSourceRead(sourcesRead::read);
       AppendResult result = operation.run();
       if (result.outcome() != AppendResult.Outcome.COMMITTED) {
         return result;

@@ -4,13 +4,19 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What an append did: rows committed, copies of a key dropped within the append, files written, the
- * new snapshot, and the inline maintenance that followed (or why it failed; the append stands). A
- * skipped append (its batch id was already committed) reports 0 rows and no snapshot.
+ * What an append did: rows committed, copies of a key dropped within the append, late rows, files
+ * written, the new snapshot, and the inline maintenance that followed (or why it failed; the append
+ * stands). A skipped append (its batch id was already committed) reports 0 rows and no snapshot.
+ *
+ * <p>{@code lateRows} counts the committed rows that are not newer than everything their time
+ * partition held before: each replaces a stored row with the same key if there is one. It is an
+ * upper bound on the stored rows replaced, known without reading stored data (rows newer than a
+ * partition's newest cannot share a key with it); 0 for a table that keeps every copy.
  */
 public record AppendResult(
     long rows,
     long copiesDropped,
+    long lateRows,
     int files,
     OptionalLong snapshotId,
     Outcome outcome,
@@ -26,10 +32,12 @@ public record AppendResult(
   }
 
   /** A committed append, before any inline maintenance. */
-  public static AppendResult committed(long rows, long copiesDropped, int files, long snapshotId) {
+  public static AppendResult committed(
+      long rows, long copiesDropped, long lateRows, int files, long snapshotId) {
     return new AppendResult(
         rows,
         copiesDropped,
+        lateRows,
         files,
         OptionalLong.of(snapshotId),
         Outcome.COMMITTED,
@@ -40,11 +48,12 @@ public record AppendResult(
   /** An append that wrote nothing. */
   public static AppendResult nothing(Outcome outcome) {
     return new AppendResult(
-        0, 0, 0, OptionalLong.empty(), outcome, Optional.empty(), Optional.empty());
+        0, 0, 0, 0, OptionalLong.empty(), outcome, Optional.empty(), Optional.empty());
   }
 
   /** This result with the inline maintenance that followed it. */
   public AppendResult withMaintenance(Optional<MaintenanceReport> report, Optional<String> error) {
-    return new AppendResult(rows, copiesDropped, files, snapshotId, outcome, report, error);
+    return new AppendResult(
+        rows, copiesDropped, lateRows, files, snapshotId, outcome, report, error);
   }
 }

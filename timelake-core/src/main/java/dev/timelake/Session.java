@@ -72,6 +72,15 @@ public final class Session implements AutoCloseable {
    * {@code COPY … FROM STDIN} does with the client's data.
    */
   public QueryResult copyFrom(TableName table, java.nio.file.Path csv) {
+    requireNonNull(csv, "csv is null");
+    return copyFrom(table, CsvInput.of(csv));
+  }
+
+  /**
+   * Appends a CSV input (its delimiter, the columns of a file without a header row, the name its
+   * errors give it) as {@link #copyFrom(TableName, java.nio.file.Path)} does.
+   */
+  public QueryResult copyFrom(TableName table, CsvInput csv) {
     requireNonNull(table, "table is null");
     requireNonNull(csv, "csv is null");
     return new QueryResult(session.copyFrom(table, csv));

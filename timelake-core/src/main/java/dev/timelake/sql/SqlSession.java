@@ -354,10 +354,10 @@ public final class SqlSession implements AutoCloseable {
   }
 
   /**
-   * Appends a CSV file with a header row to {@code name} as part of this session: committed now, or
-   * held until COMMIT inside a transaction (what a server's COPY … FROM STDIN does).
+   * Appends a CSV file to {@code name} as part of this session: committed now, or held until COMMIT
+   * inside a transaction (what a server's COPY … FROM STDIN does).
    */
-  public StatementOutcome copyFrom(TableName name, java.nio.file.Path csv) {
+  public StatementOutcome copyFrom(TableName name, dev.timelake.CsvInput csv) {
     transaction.requireNotFailed();
     try {
       LoadedTable table = catalog.require(name);

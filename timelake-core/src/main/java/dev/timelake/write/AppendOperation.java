@@ -27,6 +27,7 @@ public final class AppendOperation {
   private final Consumer<String> progress;
   private final java.util.Set<Integer> touched = new java.util.TreeSet<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
+  private java.util.function.ObjLongConsumer<Integer> sourceRead = (sources, rows) -> {};
 
   public AppendOperation(
       LoadedTable table,
@@ -43,6 +44,12 @@ public final class AppendOperation {
     this.startedAt = requireNonNull(startedAt, "startedAt is null");
     this.operation = requireNonNull(operation, "operation is null");
     this.progress = requireNonNull(progress, "progress is null");
+  }
+
+  /** Tells {@code listener} the sources read and rows staged so far after each source. */
+  public AppendOperation onSourceRead(java.util.function.ObjLongConsumer<Integer> listener) {
+    this.sourceRead = requireNonNull(listener, "listener is null");
+    return this;
   }
 
   /** Adds entries to the snapshot summary of the commit (e.g. a rollup's source snapshot). */
@@ -71,9 +78,11 @@ public final class AppendOperation {
       }
     }
     try (PendingAppend pending = new PendingAppend(table, connection)) {
+      int read = 0;
       for (AppendSource source : sources) {
         progress.accept("reading " + source.describe());
         pending.add(source, startedAt);
+        sourceRead.accept(++read, pending.rows());
       }
       AppendResult result = pending.commit(operation, batchId, extraSummary, progress);
       touched.addAll(pending.touchedPartitions());

@@ -2,8 +2,11 @@ package dev.timelake.write;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.timelake.CsvInput;
 import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** One input of an append. Sources are staged in the order they were added. */
@@ -11,10 +14,18 @@ public sealed interface AppendSource {
   /** A short description for messages and progress, e.g. the file name. */
   String describe();
 
-  /** Parquet files, read with DuckDB. */
-  record ParquetFiles(List<Path> files) implements AppendSource {
+  /**
+   * Parquet files, read with DuckDB; an integer time column counts {@code epochUnit}s since
+   * 1970-01-01 UTC when one is given.
+   */
+  record ParquetFiles(List<Path> files, Optional<ChronoUnit> epochUnit) implements AppendSource {
     public ParquetFiles {
       files = List.copyOf(files);
+      requireNonNull(epochUnit, "epochUnit is null");
+    }
+
+    public ParquetFiles(List<Path> files) {
+      this(files, Optional.empty());
     }
 
     @Override
@@ -23,15 +34,23 @@ public sealed interface AppendSource {
     }
   }
 
-  /** One CSV or TSV file with a header row, optionally gzipped; types come from the table. */
-  record CsvFile(Path file) implements AppendSource {
+  /**
+   * One CSV or TSV file, optionally gzipped; types come from the table. An integer time column
+   * counts {@code epochUnit}s since 1970-01-01 UTC when one is given.
+   */
+  record CsvFile(CsvInput input, Optional<ChronoUnit> epochUnit) implements AppendSource {
     public CsvFile {
-      requireNonNull(file, "file is null");
+      requireNonNull(input, "input is null");
+      requireNonNull(epochUnit, "epochUnit is null");
+    }
+
+    public CsvFile(CsvInput input) {
+      this(input, Optional.empty());
     }
 
     @Override
     public String describe() {
-      return file.toString();
+      return input.description();
     }
   }
 

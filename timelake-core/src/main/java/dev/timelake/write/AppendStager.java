@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -119,63 +118,130 @@ final class AppendStager implements AutoCloseable {
         "read_parquet(" + SqlText.literalList(paths) + ")",
         parquet.describe(),
         AppendSource.Casting.LOSSLESS,
-        ingestMicros);
+        ingestMicros,
+        parquet.epochUnit());
   }
 
+  /**
+   * Stages a CSV file read with the table's types; a file with no data rows stages nothing. When
+   * DuckDB refuses the file, the error names the file's line: a ragged one, else the first value
+   * that does not convert.
+   */
   private void stageCsv(AppendSource.CsvFile csv, long ingestMicros) {
-    Path file = csv.file();
-    requireReadable(file);
-    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    String delimiter = name.endsWith(".tsv") || name.endsWith(".tsv.gz") ? "\t" : ",";
-    String base =
-        "read_csv("
-            + SqlText.literal(file.toAbsolutePath().toString())
-            + ", header = true, delim = "
-            + SqlText.literal(delimiter);
-    String text = base + ", all_varchar = true)";
+    requireReadable(csv.input().file());
+    CsvLayout layout = CsvLayout.of(csv.input());
+    if (!layout.hasRows()) {
+      return;
+    }
+    String sourceName = csv.describe();
+    List<InputColumn> header;
+    try {
+      header = describe(layout.relation(Map.of()), sourceName);
+    } catch (dev.timelake.ValidationException e) {
+      throw csvError(layout, sourceName, e);
+    }
     Map<String, Column> typedColumns = new LinkedHashMap<>();
-    for (InputColumn column : describe(text, csv.describe())) {
+    Map<String, String> types = new LinkedHashMap<>();
+    for (InputColumn column : header) {
       for (Column tableColumn : contract.columns()) {
         if (tableColumn.name().equalsIgnoreCase(column.name())) {
           typedColumns.put(column.name(), tableColumn);
+          types.put(column.name(), csvType(tableColumn, csv.epochUnit()));
         }
       }
     }
-    List<String> types = new ArrayList<>();
-    typedColumns.forEach(
-        (header, column) ->
-            types.add(SqlText.literal(header) + ": " + SqlText.literal(column.type().sql())));
-    String typed = types.isEmpty() ? ")" : ", types = {" + String.join(", ", types) + "})";
     try {
-      stageRelation(base + typed, csv.describe(), AppendSource.Casting.LOSSLESS, ingestMicros);
+      stageRelation(
+          layout.relation(types),
+          sourceName,
+          AppendSource.Casting.LOSSLESS,
+          ingestMicros,
+          csv.epochUnit());
     } catch (dev.timelake.ValidationException e) {
-      throw firstUnconvertible(text, typedColumns, csv.describe(), e).orElse(e);
+      if (!(e.getCause() instanceof QueryFailedException)) {
+        throw e;
+      }
+      throw layout
+          .firstRaggedLine()
+          .map(ragged -> csvRejected(sourceName, ragged, e))
+          .or(() -> firstUnconvertible(layout, types, typedColumns, sourceName, e))
+          .orElseGet(() -> withoutPath(layout, e));
     }
+  }
+
+  /** How DuckDB reads a CSV column: as the table's type, or integers for an epoch time column. */
+  private String csvType(Column column, Optional<java.time.temporal.ChronoUnit> epochUnit) {
+    boolean epochTime =
+        epochUnit.isPresent() && contract.timeColumn().filter(column.name()::equals).isPresent();
+    return epochTime ? "BIGINT" : column.type().sql();
+  }
+
+  /** A refused CSV file: the ragged line when there is one, else DuckDB's reason, pathless. */
+  private TimelakeException csvError(
+      CsvLayout layout, String sourceName, dev.timelake.ValidationException failure) {
+    return layout
+        .firstRaggedLine()
+        .map(ragged -> csvRejected(sourceName, ragged, failure))
+        .orElseGet(() -> withoutPath(layout, failure));
+  }
+
+  private static TimelakeException withoutPath(
+      CsvLayout layout, dev.timelake.ValidationException failure) {
+    return new dev.timelake.ValidationException(
+        layout.withoutPath(failure.getMessage()), failure.getCause());
+  }
+
+  private TimelakeException csvRejected(String sourceName, String reason, RuntimeException cause) {
+    return new dev.timelake.ValidationException(
+        String.format(
+            "Cannot append to %s: cannot read %s: %s", contract.name(), sourceName, reason),
+        cause.getCause());
   }
 
   /**
    * The error naming the first CSV value that does not convert to its column's type, found by
-   * reading the file as text again: DuckDB's own error names only the line.
+   * reading the file as text again: DuckDB's own error counts rows, not the file's lines.
    */
   private Optional<TimelakeException> firstUnconvertible(
-      String text, Map<String, Column> typedColumns, String sourceName, RuntimeException cause) {
+      CsvLayout layout,
+      Map<String, String> types,
+      Map<String, Column> typedColumns,
+      String sourceName,
+      RuntimeException cause) {
     List<ValueCheck> checks = new ArrayList<>();
-    typedColumns.forEach(
-        (header, column) -> checks.add(new ValueCheck(header, column.type().sql(), null)));
-    return firstBadValue(text, checks)
+    types.forEach((header, type) -> checks.add(new ValueCheck(header, type, null)));
+    if (checks.isEmpty()) {
+      return Optional.empty();
+    }
+    return firstBadValue(layout.relation(Map.of()), checks)
         .map(
             bad ->
                 new dev.timelake.ValidationException(
                     String.format(
                         "Cannot append to %s: cannot read %s: line %d, column %s: %s is not a valid"
-                            + " %s",
+                            + " %s%s",
                         contract.name(),
                         sourceName,
-                        bad.row() + 1,
+                        layout.lineOfRow(bad.row()),
                         bad.check().column(),
                         SqlText.literal(bad.value()),
-                        bad.check().type()),
-                    cause));
+                        bad.check().type(),
+                        epochHint(typedColumns.get(bad.check().column()), bad)),
+                    cause.getCause()));
+  }
+
+  /** What to do about an integer in a timestamp column: give its unit. */
+  private String epochHint(Column column, BadValue bad) {
+    boolean timestamp =
+        column.type().kind() == dev.timelake.ColumnType.Kind.TIMESTAMPTZ
+            || column.type().kind() == dev.timelake.ColumnType.Kind.TIMESTAMP;
+    if (!timestamp || !bad.value().strip().matches("-?\\d+")) {
+      return "";
+    }
+    return contract.timeColumn().filter(column.name()::equals).isPresent()
+        ? " (integers in the time column need their unit: timelake import --time-format"
+            + " epoch-s|epoch-ms|epoch-us|epoch-ns, Append.timeFromEpoch in Java)"
+        : " (only the time column converts integers, with timelake import --time-format)";
   }
 
   /**
@@ -191,7 +257,7 @@ final class AppendStager implements AutoCloseable {
           + " IS NULL"
           + (inputType == null
               ? ""
-              : " OR CAST(" + converted + " AS " + inputType + ") <> " + value)
+              : " OR TRY_CAST(" + converted + " AS " + inputType + ") IS DISTINCT FROM " + value)
           + ")";
     }
   }
@@ -313,7 +379,26 @@ final class AppendStager implements AutoCloseable {
 
   private void stageRelation(
       String relation, String sourceName, AppendSource.Casting casting, long ingestMicros) {
+    stageRelation(relation, sourceName, casting, ingestMicros, Optional.empty());
+  }
+
+  /**
+   * Stages a relation's rows; with {@code epochUnit}, an integer time column is first turned into
+   * timestamps counting that unit from 1970-01-01 UTC.
+   */
+  private void stageRelation(
+      String relation,
+      String sourceName,
+      AppendSource.Casting casting,
+      long ingestMicros,
+      Optional<java.time.temporal.ChronoUnit> epochUnit) {
     List<InputColumn> input = describe(relation, sourceName);
+    Optional<InputColumn> epochTime = epochUnit.isPresent() ? integerTime(input) : Optional.empty();
+    if (epochTime.isPresent()) {
+      EpochTime conversion = new EpochTime(epochTime.get(), epochUnit.get());
+      relation = conversion.relation(relation);
+      input = conversion.converted(input);
+    }
     String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
     requireUnchanged(relation, sourceName, SchemaAlignment.narrowings(contract, input, casting));
     requireUnsigned(relation, sourceName, SchemaAlignment.unsignedInputs(contract, input, casting));
@@ -334,6 +419,18 @@ final class AppendStager implements AutoCloseable {
     checkRequired(firstRow, sourceName);
   }
 
+  /** The input column going into the table's time column, when it holds integers. */
+  private Optional<InputColumn> integerTime(List<InputColumn> input) {
+    Optional<Column> time = contract.timeColumn().map(contract::column);
+    return input.stream()
+        .filter(
+            source ->
+                time.isPresent()
+                    && source.name().equalsIgnoreCase(time.get().name())
+                    && SchemaAlignment.isIntegerTime(time.get(), source))
+        .findFirst();
+  }
+
   /**
    * Fails naming the first row whose number a narrowing cast would change or not hold (5000000000
    * into INTEGER, 1.5 into INTEGER, 2^53 + 1 into DOUBLE), before anything is staged.
@@ -352,7 +449,22 @@ final class AppendStager implements AutoCloseable {
     Optional<BadValue> bad = firstBadValue(relation, checks);
     if (bad.isPresent()) {
       BadValue value = bad.get();
-      String column = narrowings.get(checks.indexOf(value.check())).column().name();
+      SchemaAlignment.Narrowing narrowing = narrowings.get(checks.indexOf(value.check()));
+      String column = narrowing.column().name();
+      if (narrowing.integerFromFile()) {
+        throw SchemaAlignment.rejected(
+            contract,
+            "row %d of %s, column %s: %s is not exact as %s, which holds integers exactly up to"
+                + " %s in magnitude (store the column as BIGINT, or cast the input to %s to accept"
+                + " the rounding)",
+            value.row(),
+            sourceName,
+            column,
+            value.value(),
+            value.check().type(),
+            value.check().type().equals("FLOAT") ? "2^24 (16777216)" : "2^53 (9007199254740992)",
+            value.check().type());
+      }
       throw SchemaAlignment.rejected(
           contract,
           "row %d of %s, column %s: %s %s %s (cast the value, or change the column type)",

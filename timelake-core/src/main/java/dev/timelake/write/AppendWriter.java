@@ -197,6 +197,7 @@ final class AppendWriter {
         partition,
         count,
         ((Number) summary.get(3)).longValue(),
-        ((Number) summary.get(4)).longValue());
+        ((Number) summary.get(4)).longValue(),
+        isLate);
   }
 }

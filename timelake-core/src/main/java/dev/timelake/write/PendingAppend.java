@@ -119,7 +119,11 @@ public final class PendingAppend implements AutoCloseable {
             : committer.commit(files, summary);
     files.forEach(file -> touched.add(file.partition()));
     dev.timelake.read.LatestIndex.followAppend(table, snapshot, connection);
-    return AppendResult.committed(rows, dropped, files.size(), snapshot.snapshotId());
+    long late =
+        table.contract().deduplicates()
+            ? files.stream().filter(WrittenFile::late).mapToLong(WrittenFile::rows).sum()
+            : 0;
+    return AppendResult.committed(rows, dropped, late, files.size(), snapshot.snapshotId());
   }
 
   /** The partitions the committed append wrote to. */

@@ -14,19 +14,34 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Aligns an input's columns to a table's schema: matches names, allows only lossless widening,
- * fills missing nullable columns with null and the insertion time with the append's start. The
- * result is a SELECT list; nothing is read or written here.
+ * Aligns an input's columns to a table's schema: matches names, allows only lossless widening
+ * (integers into a DOUBLE or FLOAT column when every value is exact there, checked row by row;
+ * timestamps without time zone into TIMESTAMPTZ as UTC), fills missing nullable columns with null
+ * and the insertion time with the append's start. The result is a SELECT list; nothing is read or
+ * written here.
  */
 final class SchemaAlignment {
   private static final Map<ColumnType.Kind, Set<String>> WIDENINGS =
       Map.of(
           ColumnType.Kind.INTEGER, Set.of("TINYINT", "SMALLINT"),
           ColumnType.Kind.BIGINT, Set.of("TINYINT", "SMALLINT", "INTEGER"),
-          ColumnType.Kind.DOUBLE, Set.of("FLOAT"),
+          ColumnType.Kind.DOUBLE, Set.of("FLOAT", "TINYINT", "SMALLINT", "INTEGER"),
+          ColumnType.Kind.FLOAT, Set.of("TINYINT", "SMALLINT"),
           ColumnType.Kind.TIMESTAMPTZ,
               Set.of("TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"),
           ColumnType.Kind.TIMESTAMP, Set.of("TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"));
+
+  /**
+   * Integers that go into a floating-point column only when every value is exact there (checked row
+   * by row): a DOUBLE holds every integer up to 2^53 in magnitude, a FLOAT up to 2^24.
+   */
+  private static final Map<ColumnType.Kind, Set<String>> EXACT_INTEGERS =
+      Map.of(
+          ColumnType.Kind.DOUBLE, Set.of("BIGINT"),
+          ColumnType.Kind.FLOAT, Set.of("INTEGER", "BIGINT"));
+
+  /** Integers that may count time units since the epoch (what --time-format converts). */
+  static final Set<String> EPOCH_INPUTS = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT");
 
   /** Signed numbers (unsigned ones are refused: Iceberg has no unsigned type). */
   private static final Set<String> NUMERIC_INPUTS =
@@ -142,20 +157,43 @@ final class SchemaAlignment {
     for (InputColumn source : input) {
       for (Column column : contract.columns()) {
         if (column.name().equalsIgnoreCase(source.name())
-            && ((assignment && isNarrowing(column, source)) || losesNanoseconds(column, source))) {
-          narrowings.add(new Narrowing(column, source));
+            && ((assignment && isNarrowing(column, source))
+                || isExactInteger(column, source)
+                || losesNanoseconds(column, source))) {
+          narrowings.add(
+              new Narrowing(
+                  column,
+                  source,
+                  !(assignment && isNarrowing(column, source)) && isExactInteger(column, source)));
         }
       }
     }
     return narrowings;
   }
 
-  /** A number cast into a numeric column that may not hold it unchanged. */
-  record Narrowing(Column column, InputColumn source) {
+  /**
+   * A number cast into a numeric column that may not hold it unchanged; {@code integerFromFile}
+   * when it is a file's integer going into a floating-point column (no cast was asked for).
+   */
+  record Narrowing(Column column, InputColumn source, boolean integerFromFile) {
     /** The input's type, as DuckDB spells it. */
     String inputType() {
       return normalize(source.duckdbType());
     }
+  }
+
+  /** An integer into a floating-point column that may not hold every value of its type exactly. */
+  private static boolean isExactInteger(Column column, InputColumn source) {
+    return EXACT_INTEGERS
+        .getOrDefault(column.type().kind(), Set.of())
+        .contains(normalize(source.duckdbType()));
+  }
+
+  /** True when {@code column} is a timestamp column the input fills with integers. */
+  static boolean isIntegerTime(Column column, InputColumn source) {
+    return EPOCH_INPUTS.contains(normalize(source.duckdbType()))
+        && (column.type().kind() == ColumnType.Kind.TIMESTAMPTZ
+            || column.type().kind() == ColumnType.Kind.TIMESTAMP);
   }
 
   /**
@@ -221,8 +259,20 @@ final class SchemaAlignment {
           : "CAST(" + reference + " AS " + tableType + ")";
     }
     if (WIDENINGS.getOrDefault(column.type().kind(), Set.of()).contains(inputType)
+        || isExactInteger(column, source)
         || (casting == AppendSource.Casting.ASSIGNMENT && isNarrowing(column, source))) {
       return "CAST(" + reference + " AS " + tableType + ")";
+    }
+    if (isIntegerTime(column, source)) {
+      throw rejected(
+          contract,
+          "column '%s' is %s in %s but %s in the table; say what the integers count (timelake"
+              + " import --time-format epoch-s|epoch-ms|epoch-us|epoch-ns for the time column,"
+              + " Append.timeFromEpoch in Java) or convert them, e.g. to_timestamp(seconds)",
+          column.name(),
+          source.duckdbType(),
+          sourceName,
+          tableType);
     }
     throw rejected(
         contract,

@@ -195,6 +195,138 @@ class SchemaAlignmentTest {
   }
 
   @Test
+  void acceptsParquetIntegersIntoFloatingPointColumnsWhenEveryValueIsExact() throws SQLException {
+    Path parquet = files.resolve("exact.parquet");
+    duckdb(
+        "COPY (SELECT "
+            + KEY
+            + ", 9007199254740992::BIGINT AS value, -16777216::INTEGER AS ratio UNION ALL SELECT"
+            + " 'b', TIMESTAMPTZ '2026-01-01 10:00:00+00', -3::BIGINT, 7::INTEGER) TO '"
+            + parquet
+            + "' (FORMAT parquet)");
+
+    table.newAppend().fromParquet(parquet).commit();
+
+    assertThat(query(lake, "SELECT device, value, ratio FROM " + name + " WHERE device <> 'z'"))
+        .containsExactlyInAnyOrder(
+            List.of("a", 9007199254740992.0, -16777216.0f), List.of("b", -3.0, 7.0f));
+  }
+
+  @Test
+  void refusesAParquetIntegerAFloatingPointColumnCannotHoldExactly() throws SQLException {
+    Path doubles = files.resolve("double.parquet");
+    duckdb(
+        "COPY (SELECT * FROM (VALUES ('a', TIMESTAMPTZ '2026-01-01 10:00:00+00', 5::BIGINT), ('b',"
+            + " TIMESTAMPTZ '2026-01-01 10:00:00+00', 9007199254740993::BIGINT)) v(device, time,"
+            + " value)) TO '"
+            + doubles
+            + "' (FORMAT parquet)");
+    Path floats = files.resolve("float.parquet");
+    duckdb(
+        "COPY (SELECT "
+            + KEY
+            + ", 16777217::INTEGER AS ratio) TO '"
+            + floats
+            + "' (FORMAT parquet)");
+
+    assertUnchangedAfter(
+        append -> append.fromParquet(doubles),
+        "Cannot append to "
+            + name
+            + ": row 2 of "
+            + doubles
+            + ", column value: 9007199254740993 is not exact as DOUBLE, which holds integers exactly"
+            + " up to 2^53 (9007199254740992) in magnitude (store the column as BIGINT, or cast the"
+            + " input to DOUBLE to accept the rounding)");
+    assertUnchangedAfter(
+        append -> append.fromParquet(floats),
+        "Cannot append to "
+            + name
+            + ": row 1 of "
+            + floats
+            + ", column ratio: 16777217 is not exact as FLOAT, which holds integers exactly up to"
+            + " 2^24 (16777216) in magnitude (store the column as BIGINT, or cast the input to FLOAT"
+            + " to accept the rounding)");
+  }
+
+  @Test
+  void readsParquetTimestampWithoutTimeZoneAsUtc() throws SQLException {
+    Path parquet = files.resolve("local.parquet");
+    duckdb(
+        "COPY (SELECT 'a' AS device, TIMESTAMP '2026-01-01 10:00:00' AS time) TO '"
+            + parquet
+            + "' (FORMAT parquet)");
+
+    table.newAppend().fromParquet(parquet).commit();
+
+    assertThat(query(lake, "SELECT time FROM " + name + " WHERE device = 'a'"))
+        .containsExactly(List.of(utc(T1)));
+  }
+
+  @Test
+  void refusesAParquetIntegerTimeNamingTheFlagThatGivesItsUnit() throws SQLException {
+    Path parquet = files.resolve("epoch.parquet");
+    duckdb(
+        "COPY (SELECT 'a' AS device, 1767261600::BIGINT AS time) TO '"
+            + parquet
+            + "' (FORMAT parquet)");
+
+    assertUnchangedAfter(
+        append -> append.fromParquet(parquet),
+        "Cannot append to "
+            + name
+            + ": column 'time' is BIGINT in "
+            + parquet
+            + " but TIMESTAMPTZ in the table; say what the integers count (timelake import"
+            + " --time-format epoch-s|epoch-ms|epoch-us|epoch-ns for the time column,"
+            + " Append.timeFromEpoch in Java) or convert them, e.g. to_timestamp(seconds)");
+  }
+
+  @Test
+  void readsAParquetIntegerTimeInEachEpochUnit() throws SQLException {
+    long seconds = T1.getEpochSecond();
+    Map<java.time.temporal.ChronoUnit, String> counts =
+        Map.of(
+            java.time.temporal.ChronoUnit.SECONDS, seconds + "::INTEGER",
+            java.time.temporal.ChronoUnit.MILLIS, seconds * 1_000 + "::BIGINT",
+            java.time.temporal.ChronoUnit.MICROS, seconds * 1_000_000 + "::BIGINT",
+            java.time.temporal.ChronoUnit.NANOS, seconds * 1_000_000_000 + "::BIGINT");
+    for (Map.Entry<java.time.temporal.ChronoUnit, String> count : counts.entrySet()) {
+      Path parquet = files.resolve(count.getKey() + ".parquet");
+      duckdb(
+          "COPY (SELECT '"
+              + count.getKey()
+              + "' AS device, "
+              + count.getValue()
+              + " AS time) TO '"
+              + parquet
+              + "' (FORMAT parquet)");
+      table.newAppend().fromParquet(parquet).timeFromEpoch(count.getKey()).commit();
+    }
+
+    assertThat(query(lake, "SELECT DISTINCT time FROM " + name)).containsExactly(List.of(utc(T1)));
+    assertThat(query(lake, "SELECT count(*) FROM " + name)).containsExactly(List.of(5L));
+  }
+
+  @Test
+  void refusesNanosecondsSinceTheEpochThatAreNotWholeMicroseconds() throws SQLException {
+    Path parquet = files.resolve("nanos.parquet");
+    duckdb(
+        "COPY (SELECT 'a' AS device, 1767261600000000001::BIGINT AS time) TO '"
+            + parquet
+            + "' (FORMAT parquet)");
+
+    assertUnchangedAfter(
+        append -> append.fromParquet(parquet).timeFromEpoch(java.time.temporal.ChronoUnit.NANOS),
+        "Cannot append to "
+            + name
+            + ": row 1 of "
+            + parquet
+            + ", column time: 2026-01-01 10:00:00.000000001 would change as TIMESTAMPTZ (cast the"
+            + " value, or change the column type)");
+  }
+
+  @Test
   void rejectsNullTimeNamingTheRow() {
     assertUnchangedAfter(
         append ->

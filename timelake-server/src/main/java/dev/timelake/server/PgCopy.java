@@ -1,5 +1,6 @@
 package dev.timelake.server;
 
+import dev.timelake.CsvInput;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
@@ -9,7 +10,6 @@ import dev.timelake.TimelakeException;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,8 +18,9 @@ import java.util.Optional;
 /**
  * {@code COPY table [(columns)] FROM STDIN (FORMAT csv [, HEADER])}, as psql's {@code \copy} and
  * pgjdbc's CopyManager send it: the client's CopyData go to a CSV file in the lake's staging folder
- * (with a header row naming the columns when the data has none), which is appended as one commit.
- * Only the CSV format is read ({@link PgCopyParser} refuses PostgreSQL's text format).
+ * (read with the columns of the statement or the table when the data has no header row), which is
+ * appended as one commit. Only the CSV format is read; PostgreSQL's text format is refused with a
+ * clear error.
  */
 final class PgCopy {
   private final TableName table;
@@ -58,11 +59,6 @@ final class PgCopy {
     try {
       long received = 0;
       try (OutputStream data = Files.newOutputStream(file)) {
-        if (!header) {
-          data.write(
-              (String.join(",", names.stream().map(PgCopy::csvName).toList()) + "\n")
-                  .getBytes(StandardCharsets.UTF_8));
-        }
         while (true) {
           PgMessages.Message message = PgMessages.read(in);
           if (message == null) {
@@ -90,29 +86,11 @@ final class PgCopy {
                 + " appended: split the data into several COPYs",
             table, received, maxBytes);
       }
-      return Optional.of(append(session, file));
+      // Errors name the lines as the client sent them, never the staging file.
+      CsvInput input = CsvInput.of(file).withDelimiter(",").describedAs("the COPY data");
+      return Optional.of(session.copyFrom(table, header ? input : input.withColumns(names)));
     } finally {
       Files.deleteIfExists(file);
-    }
-  }
-
-  /**
-   * Appends the staged file in {@code session}. The file's path is the server's, not the client's:
-   * an error naming it names the data the client sent instead.
-   */
-  private QueryResult append(Session session, Path file) {
-    try {
-      return session.copyFrom(table, file);
-    } catch (TimelakeException e) {
-      String message = String.valueOf(e.getMessage());
-      String path = file.toAbsolutePath().toString();
-      if (!message.contains(path) && !message.contains(file.toString())) {
-        throw e;
-      }
-      throw new TimelakeException(
-          e.code(),
-          message.replace(path, "the COPY data").replace(file.toString(), "the COPY data"),
-          e);
     }
   }
 
@@ -122,9 +100,5 @@ final class PgCopy {
         .map(dev.timelake.Column::name)
         .filter(name -> !table.ingestTimeColumn().map(name::equals).orElse(false))
         .toList();
-  }
-
-  private static String csvName(String name) {
-    return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 }

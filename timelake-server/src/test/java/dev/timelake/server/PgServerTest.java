@@ -325,6 +325,46 @@ class PgServerTest extends WithPgServer {
   }
 
   @Test
+  void copyErrorsNameTheLineAsTheClientSentItAndNoStagingFile() throws Exception {
+    try (Connection connection = connect("extended")) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(
+            "CREATE TABLE iot.lines (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH"
+                + " (time_column = 'time', series_key = 'tag')");
+      }
+      org.postgresql.copy.CopyManager copy =
+          connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+      String rows = "a,2026-01-01 00:00:00+00,1.5\nb,2026-01-01 00:00:01+00,oops\n";
+
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY iot.lines FROM STDIN (FORMAT csv, HEADER)",
+                      new java.io.StringReader("tag,time,value\n" + rows)))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining(
+              "Cannot append to iot.lines: cannot read the COPY data: line 3, column value:"
+                  + " 'oops' is not a valid DOUBLE")
+          .message()
+          .doesNotContain(lake.stagingDirectory().toString(), "copy-", "__tl", "read_csv");
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY iot.lines FROM STDIN (FORMAT csv)", new java.io.StringReader(rows)))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("cannot read the COPY data: line 2, column value:");
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY iot.lines FROM STDIN (FORMAT csv)",
+                      new java.io.StringReader("a,2026-01-01 00:00:00+00\n")))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining(
+              "cannot read the COPY data: line 1 has 2 fields, expected 3 like the columns given");
+    }
+  }
+
+  @Test
   void cancelsARunningStatementAndKeepsTheConnection() throws Exception {
     String slow = "SELECT count(*) FROM range(100000000000) AS t(i) WHERE i % 7 = 3";
     try (Connection connection = connect("extended");
