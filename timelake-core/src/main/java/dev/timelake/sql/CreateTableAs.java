@@ -36,7 +36,7 @@ record CreateTableAs(TableName name, boolean ifNotExists, String options, String
     int next = nameEnd;
     String options = "";
     if (tokens.get(next).is("WITH")) {
-      int close = closingParenthesis(tokens, next + 1);
+      int close = TokenNames.closingParenthesis(tokens, next + 1);
       if (close < 0) {
         return Optional.empty();
       }
@@ -48,22 +48,5 @@ record CreateTableAs(TableName name, boolean ifNotExists, String options, String
     }
     String query = sql.substring(tokens.get(next + 1).start()).trim();
     return Optional.of(new CreateTableAs(name, ifNotExists, options, query));
-  }
-
-  /** The index of the parenthesis closing the one at {@code open}, or -1. */
-  private static int closingParenthesis(List<Token> tokens, int open) {
-    if (open >= tokens.size() || !tokens.get(open).text().equals("(")) {
-      return -1;
-    }
-    int depth = 0;
-    for (int i = open; i < tokens.size(); i++) {
-      String text = tokens.get(i).text();
-      if (text.equals("(")) {
-        depth++;
-      } else if (text.equals(")") && --depth == 0) {
-        return i;
-      }
-    }
-    return -1;
   }
 }

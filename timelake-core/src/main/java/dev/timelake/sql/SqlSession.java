@@ -82,6 +82,7 @@ public final class SqlSession implements AutoCloseable {
 
   private final ClientStatementPolicy policy;
   private final SessionSettings settings = new SessionSettings();
+  private final PreparedStatements prepared = new PreparedStatements();
   private final FallbackViews fallback;
   private final RollupStatements rollups;
   private Clock clock = Clock.systemUTC();
@@ -438,6 +439,16 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome run(String sql) {
     String text = LatestRows.latestOn(stripTrailingSemicolon(sql));
     PostgresCatalog.refuseInternalNames(text);
+    Optional<PreparedStatements.Command> preparedCommand = PreparedStatements.parse(text);
+    if (preparedCommand.isPresent()) {
+      Optional<String> bound = prepared.apply(preparedCommand.get());
+      if (bound.isPresent()) {
+        return run(bound.get());
+      }
+      return StatementOutcome.message(
+          StatementKind.OTHER,
+          preparedCommand.get() instanceof PreparedStatements.Prepare ? "PREPARE" : "DEALLOCATE");
+    }
     Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
     if (rollupStatement.isPresent()) {
       require(

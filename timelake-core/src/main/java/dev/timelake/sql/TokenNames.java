@@ -5,7 +5,7 @@ import dev.timelake.engine.SqlLexer.Kind;
 import dev.timelake.engine.SqlLexer.Token;
 import java.util.List;
 
-/** Names in a statement's tokens: {@code t}, {@code ns.t}, {@code "Ns"."T"}. */
+/** Names and parentheses in a statement's tokens: {@code t}, {@code ns.t}, {@code "Ns"."T"}. */
 final class TokenNames {
   private TokenNames() {}
 
@@ -40,5 +40,22 @@ final class TokenNames {
   /** A word as written (DuckDB keeps the case of names), a quoted identifier without quotes. */
   static String name(Token token) {
     return token.kind() == Kind.WORD ? token.text() : token.value();
+  }
+
+  /** The index of the parenthesis closing the one at {@code open}, or -1 when there is none. */
+  static int closingParenthesis(List<Token> tokens, int open) {
+    if (open >= tokens.size() || !tokens.get(open).text().equals("(")) {
+      return -1;
+    }
+    int depth = 0;
+    for (int i = open; i < tokens.size(); i++) {
+      String text = tokens.get(i).text();
+      if (text.equals("(")) {
+        depth++;
+      } else if (text.equals(")") && --depth == 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

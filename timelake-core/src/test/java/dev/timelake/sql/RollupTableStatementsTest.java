@@ -146,6 +146,35 @@ class RollupTableStatementsTest {
   }
 
   @Test
+  void preparedStatementsTakeTypedParametersAndRunAsTheirTextWould() {
+    run(
+        "PREPARE count_from(text, double) AS SELECT count(*) FROM iot.r WHERE device = $1 AND"
+            + " value >= $2");
+    run("PREPARE add(text, timestamptz, double) AS INSERT INTO iot.r VALUES ($1, $2, $3)");
+
+    assertThat(rows("EXECUTE count_from('a', 1)")).containsExactly(List.of(1L));
+    try (QueryResult inserted = session.sql("EXECUTE add('a', '2026-01-02 00:00:00+00', 4)")) {
+      assertThat(inserted.message()).isEqualTo("Inserted 1 row into iot.r");
+    }
+    assertThat(rows("EXECUTE count_from('a', 2)")).containsExactly(List.of(1L));
+    assertThatThrownBy(() -> run("EXECUTE count_from('a')"))
+        .hasMessage("Cannot execute count_from: it takes 2 parameters, given 1");
+    assertThatThrownBy(() -> run("EXECUTE count_from('a', 'lots')")).hasMessageContaining("lots");
+    assertThatThrownBy(() -> run("PREPARE add AS SELECT 1"))
+        .hasMessageStartingWith("Cannot prepare add: this session has a prepared statement");
+    run("DEALLOCATE count_from");
+    assertThatThrownBy(() -> run("EXECUTE count_from('a', 1)"))
+        .hasMessageStartingWith("Prepared statement count_from does not exist in this session");
+    try (Session reader =
+        lake.newSession(dev.timelake.ClientAccess.of("grafana", dev.timelake.Role.READ))) {
+      reader.sql("PREPARE add(text, timestamptz, double) AS INSERT INTO iot.r VALUES ($1, $2, $3)");
+      assertThatThrownBy(() -> reader.sql("EXECUTE add('z', '2026-01-02 00:00:00+00', 4)"))
+          .hasMessageContaining("(write needed)");
+    }
+    assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(2L));
+  }
+
+  @Test
   void explainShowsDuckdbsPlanALineToARow() {
     List<List<Object>> plan = rows("EXPLAIN SELECT device, avg(value) FROM iot.r GROUP BY device");
     List<Object> duckdb =
