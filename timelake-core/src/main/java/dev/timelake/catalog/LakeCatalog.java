@@ -553,6 +553,63 @@ public final class LakeCatalog implements AutoCloseable {
     return Long.parseLong(summary.getOrDefault("deleted-records", "0"));
   }
 
+  /** Namespace property holding a view's query, by the view's name. */
+  private static final String VIEW_PREFIX = "timelake.view.";
+
+  /**
+   * The query of view {@code name}, if the lake has one. A view is kept in its namespace's
+   * properties (no data, no files) and read by expanding its query where it is named.
+   */
+  public Optional<String> view(TableName name) {
+    return Optional.ofNullable(views(name.namespace()).get(name.name()));
+  }
+
+  /** The views of {@code namespace}, by name, with their queries. */
+  public Map<String, String> views(String namespace) {
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      return Map.of();
+    }
+    Map<String, String> views = new java.util.TreeMap<>();
+    try {
+      namespaces
+          .loadNamespaceMetadata(Namespace.of(namespace))
+          .forEach(
+              (key, value) -> {
+                if (key.startsWith(VIEW_PREFIX)) {
+                  views.put(key.substring(VIEW_PREFIX.length()), value);
+                }
+              });
+    } catch (NoSuchNamespaceException | UnsupportedOperationException e) {
+      return Map.of();
+    }
+    return views;
+  }
+
+  /** Stores view {@code name} with {@code query}, replacing one of that name. */
+  public void putView(TableName name, String query) {
+    name.requireCreatable();
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      throw TimelakeException.validation(
+          "Cannot create view %s: the catalog %s keeps no namespace properties, where Timelake"
+              + " keeps views; use CREATE TEMP VIEW (this session's)",
+          name, description);
+    }
+    TableCreator.ensureNamespace(catalog, Namespace.of(name.namespace()));
+    namespaces.setProperties(
+        Namespace.of(name.namespace()), Map.of(VIEW_PREFIX + name.name(), query));
+  }
+
+  /** Removes view {@code name}; false when there was none. */
+  public boolean dropView(TableName name) {
+    if (view(name).isEmpty()) {
+      return false;
+    }
+    ((SupportsNamespaces) catalog)
+        .removeProperties(
+            Namespace.of(name.namespace()), java.util.Set.of(VIEW_PREFIX + name.name()));
+    return true;
+  }
+
   /** Namespace property naming the folder a renamed table keeps, by its former name. */
   private static final String TAKEN_FOLDER_PREFIX = "timelake.folder-taken.";
 

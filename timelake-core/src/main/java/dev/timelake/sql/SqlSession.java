@@ -83,6 +83,7 @@ public final class SqlSession implements AutoCloseable {
   private final ClientStatementPolicy policy;
   private final SessionSettings settings = new SessionSettings();
   private final PreparedStatements prepared = new PreparedStatements();
+  private final Views views;
   private final FallbackViews fallback;
   private final RollupStatements rollups;
   private Clock clock = Clock.systemUTC();
@@ -100,6 +101,7 @@ public final class SqlSession implements AutoCloseable {
   public SqlSession(LakeCatalog catalog, Optional<dev.timelake.ClientAccess> access) {
     this.catalog = catalog;
     this.access = access;
+    this.views = new Views(catalog);
     CoverageFunctions.installOn(catalog);
     PostgresCatalog.installOn(catalog);
     this.client = catalog.engine().connect();
@@ -479,6 +481,10 @@ public final class SqlSession implements AutoCloseable {
       transaction.refuseInside("OPTIMIZE " + name);
       return optimize(name);
     }
+    Optional<CreateView> createView = CreateView.parse(text);
+    if (createView.isPresent() && isLakeView(createView.get())) {
+      return createView(createView.get());
+    }
     Optional<CreateTableAs> createAs = CreateTableAs.parse(text);
     if (createAs.isPresent()) {
       return createTableAs(createAs.get());
@@ -552,6 +558,7 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
+    expandViews(statement);
     // Both fast paths look up the statement's table: once is enough.
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
     if (transaction.holdsRows()) {
@@ -690,6 +697,7 @@ public final class SqlSession implements AutoCloseable {
    * against the snapshot pinned for the statement, the same ones routing decided on.
    */
   private PlannedStatement plan(Statement statement) {
+    expandViews(statement);
     PinnedTables tables = new PinnedTables(catalog);
     ConstantEvaluator constants = new ConstantEvaluator(client);
     List<String> explanation = new ArrayList<>();
@@ -993,6 +1001,98 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
+  /** Replaces the views {@code statement} names (a query's, an INSERT's) by their queries. */
+  private void expandViews(Statement statement) {
+    Select select =
+        statement instanceof Select query
+            ? query
+            : statement instanceof Insert insert ? insert.getSelect() : null;
+    if (select != null && views.namesView(select)) {
+      views.expand(select);
+    }
+  }
+
+  /**
+   * True for a view Timelake keeps: one named {@code ns.v} (the lake's), or a temporary one whose
+   * query reads lake tables or views (a DuckDB view could not: it is bound once, to no table).
+   */
+  private boolean isLakeView(CreateView view) {
+    if (view.qualified() && !view.temporary()) {
+      return !view.name().namespace().equalsIgnoreCase("main")
+          && !view.name().namespace().equalsIgnoreCase("temp");
+    }
+    if (!view.temporary()) {
+      return false;
+    }
+    try {
+      Select query = Views.parse(view.simpleName(), view.query());
+      return views.namesView(query)
+          || dev.timelake.read.TableReferences.of(query).stream()
+              .anyMatch(
+                  r ->
+                      r.table().getSchemaName() != null
+                          && catalog.exists(SyntaxNames.tableName(r.table())));
+    } catch (TimelakeException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
+   * {@code CREATE [OR REPLACE] [TEMP] VIEW v AS <query>}: the query is checked by planning it and
+   * kept, the lake's views in their namespace, temporary ones in this session.
+   */
+  private StatementOutcome createView(CreateView view) {
+    String shown = view.temporary() ? view.simpleName() : view.name().toString();
+    if (!view.temporary()) {
+      require(Role.ADMIN, view.name(), "CREATE VIEW " + view.name());
+      transaction.refuseInside("CREATE VIEW " + view.name());
+      if (catalog.exists(view.name())) {
+        throw new dev.timelake.AlreadyExistsException(
+            "Cannot create view " + shown + ": a table of that name exists");
+      }
+    }
+    boolean exists =
+        view.temporary()
+            ? views.hasTemporary(view.simpleName())
+            : catalog.view(view.name()).isPresent();
+    if (exists && view.ifNotExists()) {
+      return StatementOutcome.message(StatementKind.OTHER, "View " + shown + " already exists");
+    }
+    if (exists && !view.orReplace()) {
+      throw new dev.timelake.AlreadyExistsException(
+          "Cannot create view " + shown + ": it exists; CREATE OR REPLACE VIEW replaces it");
+    }
+    resultColumns(
+        view.temporary() ? new TableName("temp", view.simpleName()) : view.name(), view.query());
+    if (view.temporary()) {
+      views.putTemporary(view.simpleName(), view.query());
+    } else {
+      catalog.putView(view.name(), view.query());
+    }
+    return StatementOutcome.message(StatementKind.OTHER, "Created view " + shown);
+  }
+
+  /** {@code DROP VIEW [IF EXISTS] v}: a lake view, this session's temporary one, or DuckDB's. */
+  private StatementOutcome dropView(Drop drop, String text) {
+    Table node = drop.getName();
+    if (node.getSchemaName() == null && views.dropTemporary(SyntaxNames.unquote(node.getName()))) {
+      return StatementOutcome.message(StatementKind.OTHER, "Dropped view " + node.getName());
+    }
+    if (!namesLakeNamespace(node)) {
+      return passThrough(text);
+    }
+    TableName name = SyntaxNames.tableName(node);
+    require(Role.ADMIN, name, "DROP VIEW " + name);
+    transaction.refuseInside("DROP VIEW " + name);
+    if (catalog.dropView(name)) {
+      return StatementOutcome.message(StatementKind.OTHER, "Dropped view " + name);
+    }
+    if (drop.isIfExists()) {
+      return StatementOutcome.message(StatementKind.OTHER, "View " + name + " does not exist");
+    }
+    throw new NotFoundException("Cannot drop view " + name + ": it does not exist");
+  }
+
   private static boolean isTemporary(CreateTable create) {
     List<String> options = create.getCreateOptionsStrings();
     return options != null
@@ -1001,6 +1101,9 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome drop(Drop drop, String text) {
+    if (drop.getType().equalsIgnoreCase("VIEW")) {
+      return dropView(drop, text);
+    }
     if (!drop.getType().equalsIgnoreCase("TABLE")) {
       return passThrough(text);
     }
@@ -1023,6 +1126,17 @@ public final class SqlSession implements AutoCloseable {
           StatementKind.DROP_TABLE, "Table " + name + " does not exist");
     }
     throw new NotFoundException("Cannot drop " + name + ": it does not exist");
+  }
+
+  /** One name per namespace of the lake that the session reaches (for its views). */
+  private List<TableName> namespacesWithTables() {
+    java.util.Map<String, TableName> namespaces = new java.util.TreeMap<>();
+    for (TableName name : catalog.tables()) {
+      if (access.isEmpty() || access.get().reaches(name.namespace())) {
+        namespaces.putIfAbsent(name.namespace(), name);
+      }
+    }
+    return List.copyOf(namespaces.values());
   }
 
   /** True for {@code ns.t} where {@code ns} is not DuckDB's {@code temp}: a lake table's name. */
@@ -1057,6 +1171,12 @@ public final class SqlSession implements AutoCloseable {
               .orElse("?");
       rows.add(List.of(name.namespace(), name.name(), kind));
     }
+    for (TableName namespace : namespacesWithTables()) {
+      catalog
+          .views(namespace.namespace())
+          .keySet()
+          .forEach(view -> rows.add(List.of(namespace.namespace(), view, "view")));
+    }
     return values(StatementKind.SHOW, List.of("namespace", "name", "kind"), rows);
   }
 
@@ -1086,6 +1206,7 @@ public final class SqlSession implements AutoCloseable {
       // Also DuckDB's SUMMARIZE, which the parser reads as an EXPLAIN of a table.
       return runWithFallbackViews(text);
     }
+    expandViews(select);
     // Before planning, which replaces the table nodes by their reads.
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
     Optional<NewestFirst> newest = NewestFirst.of(select, tables, client.aggregateFunctions());

@@ -410,7 +410,8 @@ public final class TableCreator {
     return properties;
   }
 
-  private static void ensureNamespace(Catalog catalog, Namespace namespace) {
+  /** Creates the namespace unless it exists (or the catalog has none). */
+  public static void ensureNamespace(Catalog catalog, Namespace namespace) {
     if (catalog instanceof SupportsNamespaces namespaces
         && !namespaces.namespaceExists(namespace)) {
       try {
