@@ -543,7 +543,7 @@ public final class SqlSession implements AutoCloseable {
       throw TimelakeException.validation(
           "Cannot DELETE FROM %s: deleting rows of a lake table is not supported yet; old"
               + " partitions go with retention (ALTER … or timelake alter %s --set retention=90d),"
-              + " a whole table with DROP TABLE",
+              + " every row with TRUNCATE",
           SyntaxNames.tableName(delete.getTable()), SyntaxNames.tableName(delete.getTable()));
     } else if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate
         && catalog.exists(SyntaxNames.tableName(truncate.getTable()))) {
