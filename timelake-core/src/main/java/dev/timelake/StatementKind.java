@@ -8,6 +8,8 @@ public enum StatementKind {
   EXPLAIN,
   INSERT,
   UPSERT,
+  /** UPDATE: a correction of a lake table's rows, written as an upsert. */
+  UPDATE,
   CREATE_TABLE,
   ALTER_TABLE,
   DROP_TABLE,

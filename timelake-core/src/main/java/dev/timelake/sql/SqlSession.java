@@ -533,11 +533,7 @@ public final class SqlSession implements AutoCloseable {
       return explain(explain, text);
     } else if (statement instanceof net.sf.jsqlparser.statement.update.Update update
         && catalog.exists(SyntaxNames.tableName(update.getTable()))) {
-      throw TimelakeException.validation(
-          "Cannot UPDATE %s: changing rows of a lake table in place is not supported yet; write"
-              + " the corrected rows with INSERT OR REPLACE INTO %s … (the newest write of a key"
-              + " wins on read)",
-          SyntaxNames.tableName(update.getTable()), SyntaxNames.tableName(update.getTable()));
+      return update(update);
     } else if (statement instanceof net.sf.jsqlparser.statement.delete.Delete delete
         && catalog.exists(SyntaxNames.tableName(delete.getTable()))) {
       throw TimelakeException.validation(
@@ -1126,6 +1122,107 @@ public final class SqlSession implements AutoCloseable {
           StatementKind.DROP_TABLE, "Table " + name + " does not exist");
     }
     throw new NotFoundException("Cannot drop " + name + ": it does not exist");
+  }
+
+  /**
+   * {@code UPDATE t SET c = expr, … [WHERE …]}: a correction, written as an upsert of the selected
+   * rows with their new values (the newest write of a key wins on read), so rollups see the changed
+   * buckets as they see late rows. The key, time and insertion-time columns are not updated.
+   */
+  private StatementOutcome update(net.sf.jsqlparser.statement.update.Update update) {
+    TableName name = SyntaxNames.tableName(update.getTable());
+    LoadedTable table = catalog.require(name);
+    TableDrops.refuseAppendTo(table, "UPDATE");
+    dev.timelake.table.TableContract contract = table.contract();
+    if (!contract.isTimeSeries() || !contract.deduplicates()) {
+      throw TimelakeException.validation(
+          "Cannot UPDATE %s: it keeps every row it is given (%s), so a corrected row would be one"
+              + " more row; write the table again with CREATE TABLE … AS",
+          name, contract.isTimeSeries() ? "dedup is off" : "a plain table");
+    }
+    if (update.getFromItem() != null
+        || (update.getJoins() != null && !update.getJoins().isEmpty())
+        || (update.getStartJoins() != null && !update.getStartJoins().isEmpty())
+        || update.getLimit() != null
+        || update.getReturningClause() != null
+        || update.getWithItemsList() != null) {
+      throw TimelakeException.validation(
+          "Cannot UPDATE %s: only UPDATE %s SET column = expression, … [WHERE …] is supported"
+              + " (no FROM, joins, WITH, LIMIT or RETURNING); for other corrections write the rows"
+              + " with INSERT OR REPLACE INTO %s SELECT …",
+          name, name, name);
+    }
+    Map<String, net.sf.jsqlparser.expression.Expression> values = new java.util.LinkedHashMap<>();
+    for (net.sf.jsqlparser.statement.update.UpdateSet set : update.getUpdateSets()) {
+      for (int i = 0; i < set.getColumns().size(); i++) {
+        String column = updatedColumn(table, SyntaxNames.unquote(set.getColumn(i).getColumnName()));
+        values.put(column, set.getValue(i));
+      }
+    }
+    PlainSelect corrected = new PlainSelect();
+    List<net.sf.jsqlparser.schema.Column> columns = new ArrayList<>();
+    for (String column : contract.columnNames()) {
+      if (contract.ingestTimeColumn().map(column::equals).orElse(false)) {
+        continue; // the correction's own insertion time makes it the newest write
+      }
+      net.sf.jsqlparser.schema.Column node =
+          new net.sf.jsqlparser.schema.Column(SqlText.identifier(column));
+      columns.add(node);
+      net.sf.jsqlparser.expression.Expression value = values.get(column);
+      if (value != null) {
+        // An assignment cast, as PostgreSQL's UPDATE makes: SET value = '5' sets 5.
+        net.sf.jsqlparser.expression.CastExpression cast =
+            new net.sf.jsqlparser.expression.CastExpression();
+        cast.setLeftExpression(value);
+        cast.setColDataType(
+            new net.sf.jsqlparser.statement.create.table.ColDataType(
+                contract.column(column).type().sql()));
+        value = cast;
+      }
+      corrected.addSelectItem(
+          value == null ? node : value,
+          new net.sf.jsqlparser.expression.Alias(SqlText.identifier(column), false));
+    }
+    corrected.setFromItem(update.getTable());
+    corrected.setWhere(update.getWhere());
+    StatementOutcome upserted = insert(update.getTable(), columns, corrected, StatementKind.UPSERT);
+    long rows = upserted.rowCount().orElse(0);
+    return new StatementOutcome(
+        StatementKind.UPDATE,
+        Optional.empty(),
+        "Updated "
+            + rows(rows)
+            + " in "
+            + name
+            + (transaction.isOpen() ? ", held until COMMIT" : ""),
+        upserted.rowCount(),
+        upserted.append(),
+        List.of(),
+        upserted.explanation(),
+        upserted.warnings());
+  }
+
+  /** The table's name of an updated column; refused for the columns that make a row's key. */
+  private static String updatedColumn(LoadedTable table, String column) {
+    dev.timelake.table.TableContract contract = table.contract();
+    String found =
+        contract.columnNames().stream()
+            .filter(column::equalsIgnoreCase)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    TimelakeException.validation(
+                        "Cannot UPDATE %s: it has no column '%s' (columns: %s)",
+                        table.name(), column, String.join(", ", contract.columnNames())));
+    if (contract.keyColumns().contains(found)
+        || contract.ingestTimeColumn().map(found::equals).orElse(false)) {
+      throw TimelakeException.validation(
+          "Cannot UPDATE column '%s' of %s: it is part of a row's key (%s) or its insertion time;"
+              + " a row with another key is another row: INSERT it and DELETE the old one once"
+              + " DELETE is built",
+          found, table.name(), String.join(", ", contract.keyColumns()));
+    }
+    return found;
   }
 
   /** One name per namespace of the lake that the session reaches (for its views). */

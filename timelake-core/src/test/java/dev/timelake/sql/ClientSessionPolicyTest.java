@@ -93,7 +93,7 @@ class ClientSessionPolicyTest {
       for (String statement :
           List.of(
               "WITH a AS (SELECT 1) DELETE FROM iot.r",
-              "UPDATE iot.r SET value = 2",
+              "WITH a AS (SELECT 1) UPDATE iot.r SET value = 2",
               "DELETE FROM iot.r")) {
         assertThatThrownBy(() -> admin.sql(statement).close())
             .as(statement)

@@ -108,15 +108,53 @@ class RollupTableStatementsTest {
   }
 
   @Test
-  void rowChangesTimelakeDoesNotMakeYetAreRefusedNamingTheWayThatWorks() {
-    assertThatThrownBy(() -> run("UPDATE iot.r SET value = 2"))
-        .isInstanceOf(ValidationException.class)
-        .hasMessageStartingWith(
-            "Cannot UPDATE iot.r: changing rows of a lake table in place is not supported yet;"
-                + " write the corrected rows with INSERT OR REPLACE INTO iot.r");
+  void deleteIsRefusedNamingTheWayThatWorks() {
     assertThatThrownBy(() -> run("DELETE FROM iot.r WHERE device = 'a'"))
+        .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith("Cannot DELETE FROM iot.r: deleting rows of a lake table");
     assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(1L));
+  }
+
+  @Test
+  void updateCorrectsRowsAsTheNewestWriteAndTheRollupFollows() {
+    run(
+        "INSERT INTO iot.r VALUES ('a', '2026-01-01 00:30:00+00', 3), ('b', '2026-01-01"
+            + " 00:00:00+00', 5)");
+    run("REFRESH MATERIALIZED ROLLUP iot.r_1h");
+
+    try (QueryResult updated =
+        session.sql("UPDATE iot.r SET value = value * 10 WHERE device = 'a'")) {
+      assertThat(updated.message()).isEqualTo("Updated 2 rows in iot.r");
+      assertThat(updated.kind()).isEqualTo(dev.timelake.StatementKind.UPDATE);
+    }
+    assertThat(rows("SELECT device, value FROM iot.r ORDER BY device, time"))
+        .containsExactly(List.of("a", 10.0), List.of("a", 30.0), List.of("b", 5.0));
+    run("REFRESH MATERIALIZED ROLLUP iot.r_1h");
+    assertThat(rows("SELECT device, n FROM iot.r_1h ORDER BY device"))
+        .containsExactly(List.of("a", 2L), List.of("b", 1L));
+    String hourly =
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS b, count(*) FROM iot.r GROUP BY"
+            + " ALL ORDER BY ALL";
+    assertThat(rows(hourly)).hasSize(2);
+
+    assertThat(message("UPDATE iot.r SET value = 0 WHERE value > 1000"))
+        .isEqualTo("Updated 0 rows in iot.r");
+    assertThatThrownBy(() -> run("UPDATE iot.r SET time = now()"))
+        .hasMessageStartingWith("Cannot UPDATE column 'time' of iot.r: it is part of a row's key");
+    assertThatThrownBy(() -> run("UPDATE iot.r SET device = 'x'"))
+        .hasMessageStartingWith("Cannot UPDATE column 'device' of iot.r");
+    assertThatThrownBy(() -> run("UPDATE iot.r SET nope = 1"))
+        .hasMessage(
+            "Cannot UPDATE iot.r: it has no column 'nope' (columns: device, time, value, _ingest_ts)");
+    assertThatThrownBy(() -> run("UPDATE iot.r SET value = 'many'")).hasMessageContaining("many");
+    run("UPDATE iot.r SET value = '5' WHERE device = 'b'"); // an assignment cast
+    assertThatThrownBy(() -> run("UPDATE iot.r_1h SET n = 0"))
+        .hasMessageStartingWith("Cannot UPDATE iot.r_1h: it is a rollup of iot.r");
+    run("CREATE TABLE ref.d (device VARCHAR, site VARCHAR)");
+    assertThatThrownBy(() -> run("UPDATE ref.d SET site = 'x'"))
+        .hasMessageStartingWith(
+            "Cannot UPDATE ref.d: it keeps every row it is given (a plain table)");
+    assertThat(rows("SELECT sum(value) FROM iot.r")).containsExactly(List.of(45.0));
   }
 
   @Test
@@ -265,6 +303,12 @@ class RollupTableStatementsTest {
 
   private void run(String sql) {
     session.sql(sql).close();
+  }
+
+  private String message(String sql) {
+    try (QueryResult result = session.sql(sql)) {
+      return result.message();
+    }
   }
 
   private List<List<Object>> rows(String sql) {

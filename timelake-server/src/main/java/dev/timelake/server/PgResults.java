@@ -70,6 +70,7 @@ final class PgResults {
     StatementKind kind = result.kind();
     return switch (kind) {
       case INSERT, UPSERT -> "INSERT 0 " + rows;
+      case UPDATE -> "UPDATE " + rows;
       case CREATE_TABLE -> "CREATE TABLE";
       case DROP_TABLE -> "DROP TABLE";
       case TRUNCATE -> "TRUNCATE TABLE";
