@@ -106,7 +106,8 @@ class AddColumnTest {
       strings = {
         "ALTER TABLE s.r ADD COLUMN VALUE DOUBLE|has a column of that name already",
         "ALTER TABLE s.r ADD COLUMN q INTEGER NOT NULL|must allow NULL",
-        "ALTER TABLE s.r DROP COLUMN value|only ALTER TABLE s.r ADD COLUMN name TYPE is supported",
+        "ALTER TABLE s.r DROP COLUMN value|the rollup s.r_1h reads it",
+        "ALTER TABLE s.r ALTER COLUMN value SET NOT NULL|supported: ADD COLUMN name TYPE",
         "ALTER TABLE s.r ADD COLUMN q NOTATYPE|",
         "ALTER TABLE s.nope ADD COLUMN q INTEGER|s.nope"
       })

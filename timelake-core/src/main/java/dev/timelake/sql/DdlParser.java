@@ -82,9 +82,10 @@ final class DdlParser {
           || expression.getColDataTypeList() == null
           || expression.getColDataTypeList().isEmpty()) {
         throw TimelakeException.validation(
-            "Cannot alter %s: only ALTER TABLE %s ADD COLUMN name TYPE is supported, not %s"
-                + " (settings change with timelake alter %s --set key=value)",
-            name, name, expression, name);
+            "Cannot alter %s: supported: ADD COLUMN name TYPE, RENAME COLUMN a TO b, DROP COLUMN c"
+                + " and RENAME TO t2 (one change a statement), not %s (settings change with"
+                + " timelake alter %s --set key=value)",
+            name, expression, name);
       }
       for (var definition : expression.getColDataTypeList()) {
         String column = SyntaxNames.unquote(definition.getColumnName());

@@ -65,9 +65,9 @@ final class RollupStatements {
                 + statement.name()
                 + ": "
                 + report.rowsWritten()
-                + " rows in "
+                + (report.rowsWritten() == 1 ? " row in " : " rows in ")
                 + report.windows()
-                + " windows"
+                + (report.windows() == 1 ? " window" : " windows")
                 + (report.rebuilt() ? " (rebuilt)" : ""),
             report.rowsWritten(),
             report.explanation());

@@ -938,13 +938,21 @@ public final class SqlSession implements AutoCloseable {
     }
     Select query = parsedQuery(name, create.query());
     List<Column> columns = new ArrayList<>();
+    List<net.sf.jsqlparser.schema.Column> named = new ArrayList<>();
+    boolean timeSeries = !create.options().isBlank();
     for (dev.timelake.ResultColumn column : resultColumns(name, create.query())) {
-      columns.add(DdlParser.resultColumn(name, column.name(), column.type()));
+      named.add(new net.sf.jsqlparser.schema.Column(SqlText.identifier(column.name())));
+      // A copy of a time-series table brings its insertion times: they fill the new table's own
+      // insertion-time column (named in the INSERT below), not a second column of that name.
+      if (!(timeSeries
+          && column.name().equals(dev.timelake.table.TableCreator.INGEST_TIME_COLUMN))) {
+        columns.add(DdlParser.resultColumn(name, column.name(), column.type()));
+      }
     }
     catalog.create(DdlParser.definition(name, columns, create.options()));
     try {
       StatementOutcome inserted =
-          insert(new Table(name.namespace(), name.name()), null, query, StatementKind.INSERT);
+          insert(new Table(name.namespace(), name.name()), named, query, StatementKind.INSERT);
       long rows = inserted.rowCount().orElse(0);
       return StatementOutcome.wrote(
           StatementKind.CREATE_TABLE,

@@ -57,6 +57,19 @@ class CreateTableAsTest {
   }
 
   @Test
+  void aCopyOfATimeSeriesTableKeepsItsInsertionTimes() {
+    run(
+        "CREATE TABLE iot.copy WITH (time_column = 'time', series_key = 'device') AS SELECT *"
+            + " FROM iot.r");
+    assertThat(
+            rows(
+                "SELECT count(*) FROM iot.copy c JOIN iot.r r USING (device, time) WHERE"
+                    + " c._ingest_ts = r._ingest_ts"))
+        .containsExactly(List.of(3L));
+    assertThat(lake.table("iot.copy").ingestTimeColumn()).contains("_ingest_ts");
+  }
+
+  @Test
   void aQueryWithoutOptionsMakesAPlainTable() {
     run("CREATE TABLE ref.devices AS SELECT DISTINCT device FROM iot.r");
     assertThat(lake.table("ref.devices").timeColumn()).isEmpty();
