@@ -210,7 +210,7 @@ CREATE MATERIALIZED ROLLUP demo.readings_1h AS
 -- tag: INSERT 0 1
 INSERT OR REPLACE INTO demo.readings VALUES ('pump-1', '2026-01-01 12:30:00+00', 20.0);
 
--- message: Refreshed rollup demo.readings_1h: 6 rows in 1 windows
+-- message: Refreshed rollup demo.readings_1h: 6 rows in 1 window
 -- tag: REFRESH MATERIALIZED VIEW
 -- jdbc count: 6
 REFRESH MATERIALIZED ROLLUP demo.readings_1h;
@@ -283,11 +283,16 @@ SELECT count(*) FROM demo.assets;
 CREATE TABLE demo.peaks WITH (time_column = 'time', series_key = 'device') AS
   SELECT device, time, value FROM demo.readings WHERE value >= 10;
 
--- SELECT * carries the insertion time column, which the new table keeps for its own.
--- error: Cannot create demo.copy: column '_ingest_ts' is reserved for the insertion time
--- sqlstate: 22023
+-- SELECT * carries the insertion time column: the copy keeps the insertion times as its own.
+-- message: Created table demo.copy with 21 rows
+-- tag: CREATE TABLE
+-- jdbc count: 21
 CREATE TABLE demo.copy WITH (time_column = 'time', series_key = 'device') AS
-  SELECT * FROM demo.readings;
+  SELECT * FROM demo.readings WHERE value >= 10;
+
+-- message: Dropped table demo.copy
+-- tag: DROP TABLE
+DROP TABLE demo.copy;
 
 -- message: Created table demo.devices with 4 rows
 -- tag: CREATE TABLE
@@ -308,10 +313,17 @@ SELECT * FROM demo.devices ORDER BY device;
 -- row: demo|readings_1h|rollup
 SHOW TABLES;
 
--- Refused, each naming the way that works.
--- error: Cannot UPDATE demo.readings: changing rows of a lake table in place is not supported yet; write the corrected rows with INSERT OR REPLACE INTO demo.readings
+-- A correction of a value column: written as the newest write of the rows it selects.
+-- message: Updated 1 row in demo.readings
+-- tag: UPDATE 1
+-- jdbc count: 1
+UPDATE demo.readings SET value = value WHERE device = 'pump-1' AND time = '2026-01-01 12:30:00+00';
+
+-- error: Cannot UPDATE column 'time' of demo.readings: it is part of a row's key
 -- sqlstate: 22023
-UPDATE demo.readings SET value = 0 WHERE device = 'pump-1';
+UPDATE demo.readings SET time = now() WHERE device = 'pump-1';
+
+-- Refused, each naming the way that works.
 
 -- error: Cannot DELETE FROM demo.readings: deleting rows of a lake table is not supported yet; old partitions go with retention
 -- sqlstate: 22023
