@@ -354,6 +354,29 @@ DROP TABLE demo.nope;
 -- tag: DROP TABLE
 DROP TABLE IF EXISTS demo.nope;
 
+-- A view of the lake: its query is read where it is named, copies removed.
+-- message: Created view demo.hot
+-- tag: OTHER
+CREATE VIEW demo.hot AS SELECT device, max(value) AS top FROM demo.readings GROUP BY device;
+
+-- columns: device|top
+-- row: pump-1|20.0
+-- more rows
+SELECT * FROM demo.hot ORDER BY device;
+
+-- message: Dropped view demo.hot
+-- tag: OTHER
+DROP VIEW demo.hot;
+
+-- A prepared statement with typed parameters.
+-- message: PREPARE
+-- tag: OTHER
+PREPARE by_device(text) AS SELECT count(*) AS n FROM demo.readings WHERE device = $1;
+
+-- columns: n
+-- row: 61
+EXECUTE by_device('pump-1');
+
 -- The table and its rollup together.
 -- message: Dropped table demo.readings
 -- tag: DROP TABLE

@@ -31,8 +31,13 @@ final class PgParameters {
   static PgParameters of(String sql) {
     List<String> pieces = new ArrayList<>();
     List<Integer> numbers = new ArrayList<>();
+    List<SqlLexer.Token> tokens = SqlLexer.tokens(sql).tokens();
+    if (!tokens.isEmpty() && tokens.get(0).is("PREPARE")) {
+      // SQL's PREPARE … AS: its $n are the prepared statement's, bound by a later EXECUTE.
+      return new PgParameters(List.of(sql), List.of());
+    }
     int at = 0;
-    for (SqlLexer.Token token : SqlLexer.tokens(sql).tokens()) {
+    for (SqlLexer.Token token : tokens) {
       if (token.kind() == SqlLexer.Kind.PARAMETER) {
         String digits = token.text().substring(1);
         if (digits.length() > 5) {
