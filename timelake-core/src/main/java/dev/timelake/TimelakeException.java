@@ -37,9 +37,35 @@ public class TimelakeException extends RuntimeException {
     return switch (code) {
       case NOT_FOUND -> "42P01";
       case VALIDATION -> "22023";
+      case ALREADY_EXISTS -> "42P07";
+      case CONFLICT -> "40001"; // PostgreSQL's serialization failure: clients know to retry
       case DUPLICATE_INDEX_INTERVAL, INDEX_INTERVAL_OVERLAP -> "23505";
+      case QUERY_FAILED -> engineState(String.valueOf(getMessage()));
       default -> "XX000";
     };
+  }
+
+  /** PostgreSQL's code for the kind of error DuckDB names at the start of its message. */
+  private static String engineState(String message) {
+    if (message.contains("Referenced column") || message.contains("Column with name")) {
+      return "42703"; // undefined_column
+    }
+    if (message.startsWith("Parser Error") || message.contains("Parser Error:")) {
+      return "42601"; // syntax_error
+    }
+    if (message.contains("Conversion Error")) {
+      return "22P02"; // invalid_text_representation
+    }
+    if (message.contains("Out of Range Error")) {
+      return "22003"; // numeric_value_out_of_range
+    }
+    if (message.contains("Catalog Error: Table with name")) {
+      return "42P01"; // undefined_table
+    }
+    if (message.contains("Binder Error: No function matches")) {
+      return "42883"; // undefined_function
+    }
+    return "XX000";
   }
 
   /** Bad input, definition or setting. */

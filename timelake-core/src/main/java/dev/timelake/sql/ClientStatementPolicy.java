@@ -185,6 +185,69 @@ final class ClientStatementPolicy {
     }
   }
 
+  /**
+   * Refuses a query of a client limited to some namespaces when it reads files by name ({@code
+   * read_parquet('…')}, {@code glob}, {@code FROM 'x.parquet'}): the warehouse's files hold every
+   * namespace's data, which such a client reaches only through the tables of its namespaces.
+   * DuckDB's own parser finds the table functions and file names, wherever they are nested.
+   */
+  void refuseFileReads(String query, String user, boolean strict) {
+    String json =
+        String.valueOf(
+            client.scalar(
+                "SELECT CAST(json_serialize_sql(" + SqlText.literal(query) + ") AS VARCHAR)"));
+    com.fasterxml.jackson.databind.JsonNode tree;
+    try {
+      tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw refused("the query", "its text cannot be checked");
+    }
+    if (tree.path("error").asBoolean(false)) {
+      if (!strict) {
+        return; // not a query: the statement's own checks apply
+      }
+      // DuckDB runs what it parses: what it cannot parse here it would not run either.
+      throw refused("the query", "DuckDB cannot read it: " + tree.path("error_message").asText(""));
+    }
+    List<String> files = new java.util.ArrayList<>();
+    collectFileReads(tree, files);
+    if (!files.isEmpty()) {
+      throw new AccessDeniedException(
+          "Cannot run "
+              + files.get(0)
+              + " for user "
+              + user
+              + ": a user limited to some namespaces reads their tables, not files by name");
+    }
+  }
+
+  private static void collectFileReads(
+      com.fasterxml.jackson.databind.JsonNode node, List<String> files) {
+    if (node.isObject()) {
+      String type = node.path("type").asText("");
+      if (type.equals("TABLE_FUNCTION")) {
+        String name = node.path("function").path("function_name").asText("");
+        if (!name.startsWith("timelake_")
+            && !name.startsWith("duckdb_")
+            && !name.equals("range")
+            && !name.equals("generate_series")
+            && !name.equals("unnest")) {
+          files.add(name + "(…)");
+        }
+      } else if (type.equals("BASE_TABLE")) {
+        String table = node.path("table_name").asText("");
+        if (table.contains("/")
+            || table.contains("\\")
+            || table.matches("(?i).*\\.(parquet|csv|tsv|json|jsonl|ndjson|txt|gz|zst)")) {
+          files.add("a read of '" + table + "'");
+        }
+      }
+      node.fields().forEachRemaining(field -> collectFileReads(field.getValue(), files));
+    } else if (node.isArray()) {
+      node.forEach(element -> collectFileReads(element, files));
+    }
+  }
+
   /** SET/RESET [SESSION | LOCAL] name: allow-listed settings of the client's own connection. */
   private static void checkSetting(List<Token> tokens, String keyword) {
     int index = 1;

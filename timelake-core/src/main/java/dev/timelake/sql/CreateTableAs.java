@@ -20,12 +20,8 @@ record CreateTableAs(TableName name, boolean ifNotExists, String options, String
       return Optional.empty();
     }
     int at = 2;
-    boolean ifNotExists = false;
-    if (tokens.size() > at + 3
-        && tokens.get(at).is("IF")
-        && tokens.get(at + 1).is("NOT")
-        && tokens.get(at + 2).is("EXISTS")) {
-      ifNotExists = true;
+    boolean ifNotExists = TokenNames.isIfNotExists(tokens, at);
+    if (ifNotExists) {
       at += 3;
     }
     int nameEnd = TokenNames.tableNameEnd(tokens, at);

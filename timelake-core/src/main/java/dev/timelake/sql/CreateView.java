@@ -39,12 +39,8 @@ record CreateView(
     if (at >= tokens.size() || !tokens.get(at++).is("VIEW")) {
       return Optional.empty();
     }
-    boolean ifNotExists = false;
-    if (at + 2 < tokens.size()
-        && tokens.get(at).is("IF")
-        && tokens.get(at + 1).is("NOT")
-        && tokens.get(at + 2).is("EXISTS")) {
-      ifNotExists = true;
+    boolean ifNotExists = TokenNames.isIfNotExists(tokens, at);
+    if (ifNotExists) {
       at += 3;
     }
     int nameEnd = TokenNames.tableNameEnd(tokens, at);

@@ -554,6 +554,7 @@ public final class SqlSession implements AutoCloseable {
   }
 
   private StatementOutcome query(Statement statement, String text) {
+    refuseFileReads(text);
     expandViews(statement);
     // Both fast paths look up the statement's table: once is enough.
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
@@ -728,6 +729,9 @@ public final class SqlSession implements AutoCloseable {
       StatementKind kind) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(target));
     TableDrops.refuseAppendTo(table, "INSERT INTO");
+    if (access.isPresent() && !access.get().namespaces().isEmpty()) {
+      refuseFileReads(dev.timelake.read.FunctionCalls.rewrite(select, call -> {}));
+    }
     require(
         Role.WRITE,
         table.name(),
@@ -1005,6 +1009,13 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
+  /** For a client limited to some namespaces: no files read by name (see the policy). */
+  private void refuseFileReads(String query) {
+    if (access.isPresent() && !access.get().namespaces().isEmpty()) {
+      policy.refuseFileReads(query, access.get().user(), true);
+    }
+  }
+
   /** Replaces the views {@code statement} names (a query's, an INSERT's) by their queries. */
   private void expandViews(Statement statement) {
     Select select =
@@ -1012,7 +1023,7 @@ public final class SqlSession implements AutoCloseable {
             ? query
             : statement instanceof Insert insert ? insert.getSelect() : null;
     if (select != null && views.namesView(select)) {
-      views.expand(select);
+      views.expand(select, this::refuseFileReads);
     }
   }
 
@@ -1066,6 +1077,7 @@ public final class SqlSession implements AutoCloseable {
       throw new dev.timelake.AlreadyExistsException(
           "Cannot create view " + shown + ": it exists; CREATE OR REPLACE VIEW replaces it");
     }
+    refuseFileReads(view.query());
     resultColumns(
         view.temporary() ? new TableName("temp", view.simpleName()) : view.name(), view.query());
     if (view.temporary()) {
@@ -1522,6 +1534,9 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome passThrough(String text, List<String> explanation) {
     if (access.isPresent()) {
       policy.check(text);
+      if (!access.get().namespaces().isEmpty()) {
+        policy.refuseFileReads(text, access.get().user(), false);
+      }
     }
     java.sql.Statement statement = null;
     client.defineFunctionsFor(text);

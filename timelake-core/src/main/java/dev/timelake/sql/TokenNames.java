@@ -58,4 +58,12 @@ final class TokenNames {
     }
     return -1;
   }
+
+  /** True when the tokens at {@code at} are {@code IF NOT EXISTS}. */
+  static boolean isIfNotExists(List<Token> tokens, int at) {
+    return at + 2 < tokens.size()
+        && tokens.get(at).is("IF")
+        && tokens.get(at + 1).is("NOT")
+        && tokens.get(at + 2).is("EXISTS");
+  }
 }

@@ -59,12 +59,16 @@ final class Views {
     return TableReferences.of(select).stream().anyMatch(r -> query(r.table()).isPresent());
   }
 
-  /** Replaces every view {@code select} names by its query, views inside views too. */
-  void expand(Select select) {
-    expand(select, new HashSet<>(), 0);
+  /**
+   * Replaces every view {@code select} names by its query, views inside views too; {@code check}
+   * sees each view's query first (what the reader may not read, it may not read through a view).
+   */
+  void expand(Select select, java.util.function.Consumer<String> check) {
+    expand(select, new HashSet<>(), 0, check);
   }
 
-  private void expand(Select select, Set<String> within, int depth) {
+  private void expand(
+      Select select, Set<String> within, int depth, java.util.function.Consumer<String> check) {
     List<WithItem<?>> items = new ArrayList<>();
     for (TableReferences.Reference reference : TableReferences.of(select)) {
       Table table = reference.table();
@@ -77,10 +81,11 @@ final class Views {
         throw TimelakeException.validation(
             "Cannot read view %s: it names itself through the views it reads", name);
       }
+      check.accept(query.get());
       Select body = parse(name, query.get());
       Set<String> inner = new HashSet<>(within);
       inner.add(name);
-      expand(body, inner, depth + 1);
+      expand(body, inner, depth + 1, check);
       String cte = "__tl_view_" + (++expanded);
       ParenthesedSelect parenthesed = new ParenthesedSelect();
       parenthesed.setSelect(body);

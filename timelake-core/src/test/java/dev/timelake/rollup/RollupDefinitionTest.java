@@ -255,7 +255,7 @@ class RollupDefinitionTest {
     long before = raw.refresh().info().snapshots().get(0).id();
     raw.newAppend().row("a", T0.plusSeconds(7200), 10.0).commit();
     assertThat(sql("REFRESH MATERIALIZED ROLLUP iot.rb_1h"))
-        .isEqualTo("Refreshed rollup iot.rb_1h: 1 rows in 1 windows");
+        .isEqualTo("Refreshed rollup iot.rb_1h: 1 row in 1 window");
     // Roll the raw table back past the snapshot the rollup records.
     dev.timelake.catalog.Catalogs.openEmbedded(warehouse)
         .loadTable(org.apache.iceberg.catalog.TableIdentifier.of("iot", "rb"))

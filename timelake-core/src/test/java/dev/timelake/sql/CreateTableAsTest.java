@@ -3,42 +3,25 @@ package dev.timelake.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.timelake.Lake;
-import dev.timelake.QueryResult;
-import dev.timelake.Session;
 import dev.timelake.TableName;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CREATE TABLE … AS: a lake table with the query's columns, a time-series table when WITH names the
  * time column, filled in one append; a failure leaves no table behind.
  */
-class CreateTableAsTest {
-  @TempDir Path warehouse;
-  private Lake lake;
-  private Session session;
+class CreateTableAsTest extends WithLakeSession {
 
   @BeforeEach
   void createSource() {
-    lake = Lake.open(warehouse);
-    session = lake.newSession();
     run(
         "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
             + " WITH (time_column = 'time', series_key = 'device')");
     run(
         "INSERT INTO iot.r VALUES ('a', '2026-01-01 00:00:00+00', 1), ('a', '2026-01-01"
             + " 01:00:00+00', 2), ('b', '2026-01-01 00:00:00+00', 3)");
-  }
-
-  @AfterEach
-  void close() {
-    session.close();
-    lake.close();
   }
 
   @Test
@@ -99,21 +82,5 @@ class CreateTableAsTest {
             () -> run("CREATE TABLE iot.opts WITH (time_column = 'nope') AS SELECT * FROM iot.r"))
         .hasMessageContaining("nope");
     assertThat(lake.tables()).containsExactly(TableName.parse("iot.r"));
-  }
-
-  private void run(String sql) {
-    session.sql(sql).close();
-  }
-
-  private String message(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.message();
-    }
-  }
-
-  private List<List<Object>> rows(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.rows();
-    }
   }
 }

@@ -3,33 +3,24 @@ package dev.timelake.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TableName;
 import dev.timelake.ValidationException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Statements on rollups and the tables they are computed from: a rollup's rows are Timelake's to
  * write, a raw table does not go while rollups are computed from it (unless they go with it), and
  * statements Timelake has no meaning for are refused saying why.
  */
-class RollupTableStatementsTest {
-  @TempDir Path warehouse;
-  private Lake lake;
-  private Session session;
+class RollupTableStatementsTest extends WithLakeSession {
 
   @BeforeEach
   void createTableWithRollup() {
-    lake = Lake.open(warehouse);
-    session = lake.newSession();
     run(
         "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
             + " WITH (time_column = 'time', series_key = 'device')");
@@ -37,12 +28,6 @@ class RollupTableStatementsTest {
     run(
         "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
             + " time) AS bucket, count(*) AS n FROM iot.r GROUP BY device, bucket");
-  }
-
-  @AfterEach
-  void close() {
-    session.close();
-    lake.close();
   }
 
   @Test
@@ -298,22 +283,6 @@ class RollupTableStatementsTest {
       try (QueryResult result = session.sql(sql)) {
         assertThat(result.message()).as(sql).isEqualTo("SET");
       }
-    }
-  }
-
-  private void run(String sql) {
-    session.sql(sql).close();
-  }
-
-  private String message(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.message();
-    }
-  }
-
-  private List<List<Object>> rows(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.rows();
     }
   }
 }

@@ -3,41 +3,24 @@ package dev.timelake.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.timelake.Lake;
-import dev.timelake.QueryResult;
-import dev.timelake.Session;
 import dev.timelake.TableName;
 import dev.timelake.ValidationException;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ALTER TABLE … RENAME COLUMN, DROP COLUMN, RENAME TO and TRUNCATE: Iceberg schema evolution and
  * one commit each, refused for the columns a table's contract or rollups need, and for rollups.
  */
-class SchemaChangeStatementsTest {
-  @TempDir Path warehouse;
-  private Lake lake;
-  private Session session;
+class SchemaChangeStatementsTest extends WithLakeSession {
 
   @BeforeEach
   void createTable() {
-    lake = Lake.open(warehouse);
-    session = lake.newSession();
     run(
         "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE, note VARCHAR, n"
             + " UBIGINT) WITH (time_column = 'time', series_key = 'device')");
     run("INSERT INTO iot.r VALUES ('a', '2026-01-01 00:00:00+00', 1, 'x', 7)");
-  }
-
-  @AfterEach
-  void close() {
-    session.close();
-    lake.close();
   }
 
   @Test
@@ -160,21 +143,5 @@ class SchemaChangeStatementsTest {
         .hasMessageStartingWith("Cannot run TRUNCATE iot.r inside a transaction");
     run("ROLLBACK");
     assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(1L));
-  }
-
-  private void run(String sql) {
-    session.sql(sql).close();
-  }
-
-  private String message(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.message();
-    }
-  }
-
-  private List<List<Object>> rows(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.rows();
-    }
   }
 }

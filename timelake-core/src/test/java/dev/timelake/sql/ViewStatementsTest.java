@@ -4,41 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.ClientAccess;
-import dev.timelake.Lake;
-import dev.timelake.QueryResult;
 import dev.timelake.Role;
 import dev.timelake.Session;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Views over lake tables: the lake's ({@code CREATE VIEW ns.v}) and a session's temporary ones hold
  * their query, which is read where the view is named, with copies removed and at the statement's
  * snapshot, so a view shows rows written after it was created.
  */
-class ViewStatementsTest {
-  @TempDir Path warehouse;
-  private Lake lake;
-  private Session session;
+class ViewStatementsTest extends WithLakeSession {
 
   @BeforeEach
   void createTable() {
-    lake = Lake.open(warehouse);
-    session = lake.newSession();
     run(
         "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
             + " WITH (time_column = 'time', series_key = 'device')");
     run("INSERT INTO iot.r VALUES ('a', '2026-01-01 00:00:00+00', 1), ('b', '2026-01-01', 5)");
-  }
-
-  @AfterEach
-  void close() {
-    session.close();
-    lake.close();
   }
 
   @Test
@@ -120,24 +104,24 @@ class ViewStatementsTest {
           .hasMessageContaining("grafana");
       assertThatThrownBy(() -> reader.sql("CREATE VIEW iot.mine AS SELECT 1 AS x"))
           .hasMessageContaining("(admin needed)");
+      // Nor through the files: the warehouse holds every namespace's.
+      String files = warehouse.resolve("plant") + "/**/*.parquet";
+      assertThatThrownBy(() -> reader.sql("SELECT count(*) FROM read_parquet('" + files + "')"))
+          .isInstanceOf(dev.timelake.AccessDeniedException.class)
+          .hasMessage(
+              "Cannot run read_parquet(…) for user grafana: a user limited to some namespaces"
+                  + " reads their tables, not files by name");
+      assertThatThrownBy(
+              () ->
+                  reader.sql(
+                      "SELECT * FROM iot.r WHERE device IN (SELECT file FROM glob('"
+                          + files
+                          + "'))"))
+          .hasMessageStartingWith("Cannot run glob(…) for user grafana");
+      assertThatThrownBy(() -> reader.sql("SELECT * FROM '" + warehouse + "/x.parquet'"))
+          .hasMessageStartingWith("Cannot run a read of '");
       reader.sql("CREATE TEMP VIEW mine AS SELECT count(*) AS n FROM iot.r").close();
       assertThat(reader.sql("SELECT n FROM mine").rows()).containsExactly(List.of(2L));
-    }
-  }
-
-  private void run(String sql) {
-    session.sql(sql).close();
-  }
-
-  private String message(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.message();
-    }
-  }
-
-  private List<List<Object>> rows(String sql) {
-    try (QueryResult result = session.sql(sql)) {
-      return result.rows();
     }
   }
 }

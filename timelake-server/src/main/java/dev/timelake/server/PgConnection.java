@@ -411,21 +411,17 @@ final class PgConnection implements Runnable {
     if (copy.isPresent() && copy.get() instanceof PgCopyStatement.ToClient toClient) {
       return copyOut(toClient);
     }
-    try (QueryResult result = timed(sql)) {
-      PgResults.notices(out, result);
-      if (result.hasRows()) {
-        PgResults.sendRows(out, result);
-      } else {
-        out.begin('C').string(PgResults.tag(result)).end();
-      }
-      return true;
-    } catch (TimelakeException e) {
-      error(e.sqlState(), e.getMessage());
-      return false;
-    } catch (RuntimeException e) {
-      error("XX000", internal(e));
-      return false;
-    }
+    return answered(
+        () -> {
+          try (QueryResult result = timed(sql)) {
+            PgResults.notices(out, result);
+            if (result.hasRows()) {
+              PgResults.sendRows(out, result);
+            } else {
+              out.begin('C').string(PgResults.tag(result)).end();
+            }
+          }
+        });
   }
 
   /**
@@ -433,9 +429,27 @@ final class PgConnection implements Runnable {
    * namespaces, routing and copies removed), its rows streamed as CopyData.
    */
   private boolean copyOut(PgCopyStatement.ToClient copy) throws IOException {
-    try (QueryResult result = timed(PgCopyOut.query(lake, copy))) {
-      PgResults.notices(out, result);
-      PgCopyOut.send(out, result, copy);
+    return answered(
+        () -> {
+          try (QueryResult result = timed(PgCopyOut.query(lake, copy))) {
+            PgResults.notices(out, result);
+            PgCopyOut.send(out, result, copy);
+          }
+        });
+  }
+
+  /** What a statement sends its client, which may fail. */
+  private interface Answer {
+    void send() throws IOException;
+  }
+
+  /**
+   * Sends {@code answer}; a failure is answered with an ErrorResponse (Timelake's own with its
+   * SQLSTATE, any other as an internal error without Java's text). False when it failed.
+   */
+  private boolean answered(Answer answer) throws IOException {
+    try {
+      answer.send();
       return true;
     } catch (TimelakeException e) {
       error(e.sqlState(), e.getMessage());

@@ -71,10 +71,13 @@ final class PgResults {
     return switch (kind) {
       case INSERT, UPSERT -> "INSERT 0 " + rows;
       case UPDATE -> "UPDATE " + rows;
-      case CREATE_TABLE -> "CREATE TABLE";
+      // CREATE TABLE … AS and CREATE MATERIALIZED VIEW say how many rows they wrote, as in
+      // PostgreSQL: drivers read the count from the tag.
+      case CREATE_TABLE -> result.rowCount().isPresent() ? "SELECT " + rows : "CREATE TABLE";
       case DROP_TABLE -> "DROP TABLE";
       case TRUNCATE -> "TRUNCATE TABLE";
-      case CREATE_ROLLUP -> "CREATE MATERIALIZED VIEW";
+      case CREATE_ROLLUP ->
+          result.rowCount().isPresent() ? "SELECT " + rows : "CREATE MATERIALIZED VIEW";
       case REFRESH_ROLLUP -> "REFRESH MATERIALIZED VIEW";
       case DROP_ROLLUP -> "DROP MATERIALIZED VIEW";
       case SET -> "SET";

@@ -204,6 +204,9 @@ final class PgTypes {
     if (value instanceof java.sql.Array list) {
       return array(list);
     }
+    if (value instanceof java.sql.Struct struct) {
+      return record(struct);
+    }
     if (value instanceof java.sql.Blob blob) {
       try {
         return "\\x" + HexFormat.of().formatHex(blob.getBytes(1, (int) blob.length()));
@@ -239,6 +242,34 @@ final class PgTypes {
       }
     }
     return text.append('}').toString();
+  }
+
+  /**
+   * A STRUCT as PostgreSQL writes a record: {@code (52.5,13.4)}, a NULL field empty, a field quoted
+   * (quotes and backslashes doubled) when it is empty or holds parentheses, commas, quotes,
+   * backslashes or white space.
+   */
+  private static String record(java.sql.Struct struct) {
+    Object[] fields;
+    try {
+      fields = struct.getAttributes();
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("Cannot read a STRUCT value: " + e.getMessage(), e);
+    }
+    StringBuilder text = new StringBuilder("(");
+    for (int i = 0; i < fields.length; i++) {
+      text.append(i == 0 ? "" : ",");
+      if (fields[i] != null) {
+        String field = format(fields[i], TEXT);
+        boolean quoted =
+            field.isEmpty()
+                || field
+                    .chars()
+                    .anyMatch(c -> "(),\"\\".indexOf(c) >= 0 || Character.isWhitespace(c));
+        text.append(quoted ? '"' + field.replace("\\", "\\\\").replace("\"", "\"\"") + '"' : field);
+      }
+    }
+    return text.append(')').toString();
   }
 
   private static String arrayElement(String value) {
