@@ -321,9 +321,14 @@ UPDATE demo.readings SET time = now() WHERE device = 'pump-1';
 
 -- Refused, each naming the way that works.
 
--- error: Cannot DELETE FROM demo.readings: deleting rows of a lake table is not supported yet; old partitions go with retention
+-- Every copy of the selected keys goes, in one commit.
+-- message: Deleted 0 rows from demo.readings
+-- tag: DELETE 0
+DELETE FROM demo.readings WHERE device = 'pump-1' AND value > 1000;
+
+-- error: Cannot DELETE FROM demo.devices: deleting from a plain table is not built yet
 -- sqlstate: 22023
-DELETE FROM demo.readings WHERE device = 'pump-1';
+DELETE FROM demo.devices WHERE device = 'pump-1';
 
 -- error: Cannot CREATE INDEX on demo.readings: a Timelake table is kept ordered by its series key and time
 -- sqlstate: 22023

@@ -10,6 +10,8 @@ public enum StatementKind {
   UPSERT,
   /** UPDATE: a correction of a lake table's rows, written as an upsert. */
   UPDATE,
+  /** DELETE: every copy of the selected rows' keys removed from a lake table. */
+  DELETE,
   CREATE_TABLE,
   ALTER_TABLE,
   DROP_TABLE,

@@ -19,4 +19,15 @@ public record LoadedTable(TableName name, Table iceberg, TableContract contract)
   public LakeFileIO files() {
     return LakeFileIO.of(iceberg.io());
   }
+
+  /** The table's live data files by location, without their column statistics. */
+  public java.util.Map<String, org.apache.iceberg.DataFile> liveDataFiles() {
+    java.util.Map<String, org.apache.iceberg.DataFile> files = new java.util.HashMap<>();
+    try (var tasks = iceberg.newScan().planFiles()) {
+      tasks.forEach(task -> files.put(task.file().location(), task.file().copyWithoutStats()));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return files;
+  }
 }

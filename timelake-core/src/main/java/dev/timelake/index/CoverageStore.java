@@ -105,7 +105,8 @@ public final class CoverageStore {
         }
       }
       String operation = current.operation();
-      if (!DataOperations.APPEND.equals(operation) && !DataOperations.REPLACE.equals(operation)) {
+      if (!DataOperations.APPEND.equals(operation)
+          && !dev.timelake.table.SnapshotSummaries.keepsEveryRow(current)) {
         // A delete or an overwrite removed rows: what they covered is not known without data.
         return ofFiles(liveFiles(snapshot));
       }

@@ -182,9 +182,9 @@ public final class EntityLayoutOptimizer {
   }
 
   /** One rewrite per replaced file, each keeping its data sequence number; not yet committed. */
-  private static Transaction stage(
+  private Transaction stage(
       Table iceberg, Snapshot start, Map<PlannedFile, List<DataFile>> replacements) {
-    Map<String, DataFile> live = MaintenanceRunner.liveDataFiles(iceberg);
+    Map<String, DataFile> live = table.liveDataFiles();
     Transaction transaction = iceberg.newTransaction();
     for (Map.Entry<PlannedFile, List<DataFile>> entry : replacements.entrySet()) {
       RewriteFiles rewrite =

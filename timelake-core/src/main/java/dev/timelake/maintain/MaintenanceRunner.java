@@ -18,7 +18,6 @@ import dev.timelake.write.DataFileWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -181,7 +180,7 @@ public final class MaintenanceRunner {
         skipped.clear();
         Map<Rewrite, List<DataFile>> committing = new LinkedHashMap<>(files);
         if (onReplaced == OnReplaced.SKIP) {
-          Map<String, DataFile> live = liveDataFiles(table.iceberg());
+          Map<String, DataFile> live = table.liveDataFiles();
           for (Rewrite rewrite : plan.rewrites()) {
             if (rewrite.files().stream().anyMatch(file -> !live.containsKey(file.location()))) {
               skipped.add(rewrite);
@@ -389,7 +388,7 @@ public final class MaintenanceRunner {
   private Transaction stage(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {
     Table iceberg = table.iceberg();
     Snapshot current = iceberg.currentSnapshot();
-    Map<String, DataFile> live = liveDataFiles(iceberg);
+    Map<String, DataFile> live = table.liveDataFiles();
     Transaction transaction = iceberg.newTransaction();
     if (plan.retentionCutoffMicros().isPresent()) {
       DeleteFiles delete =
@@ -429,17 +428,6 @@ public final class MaintenanceRunner {
       files.commit();
     }
     return transaction;
-  }
-
-  /** The table's live data files by location, without their column statistics. */
-  static Map<String, DataFile> liveDataFiles(Table iceberg) {
-    Map<String, DataFile> files = new HashMap<>();
-    try (var tasks = iceberg.newScan().planFiles()) {
-      tasks.forEach(task -> files.put(task.file().location(), task.file().copyWithoutStats()));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return files;
   }
 
   /**

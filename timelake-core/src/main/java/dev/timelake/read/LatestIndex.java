@@ -156,7 +156,7 @@ public final class LatestIndex {
       String operation = current.operation();
       if (DataOperations.APPEND.equals(operation)) {
         appends.push(current);
-      } else if (!DataOperations.REPLACE.equals(operation)) {
+      } else if (!dev.timelake.table.SnapshotSummaries.keepsEveryRow(current)) {
         return Optional.empty();
       }
       Long parent = current.parentId();

@@ -65,13 +65,21 @@ public final class TableAlterations {
               + " rollups are emptied with it) or drop the rollup (DROP MATERIALIZED ROLLUP %s)",
           name, rollup.get().source(), rollup.get().source(), name);
     }
+    emptyRollupsOf(catalog, table, "truncate");
+    return catalog.truncate(name);
+  }
+
+  /**
+   * Empties the table's rollups before rows of it go: each records that it reflects nothing, so
+   * routing stops using it at once and its next refresh rebuilds it from what is left.
+   */
+  public static void emptyRollupsOf(LakeCatalog catalog, LoadedTable table, String operation) {
     for (Rollup dependent : RollupStore.rollupsOf(catalog, table)) {
       LoadedTable stored = catalog.require(dependent.name());
       if (stored.iceberg().currentSnapshot() != null) {
-        RollupStore.emptying(stored, "truncate").commit();
+        RollupStore.emptying(stored, operation).commit();
       }
     }
-    return catalog.truncate(name);
   }
 
   private static void refuseRollup(LoadedTable table, String what) {

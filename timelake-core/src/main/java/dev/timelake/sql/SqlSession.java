@@ -536,11 +536,7 @@ public final class SqlSession implements AutoCloseable {
       return update(update);
     } else if (statement instanceof net.sf.jsqlparser.statement.delete.Delete delete
         && catalog.exists(SyntaxNames.tableName(delete.getTable()))) {
-      throw TimelakeException.validation(
-          "Cannot DELETE FROM %s: deleting rows of a lake table is not supported yet; old"
-              + " partitions go with retention (ALTER … or timelake alter %s --set retention=90d),"
-              + " every row with TRUNCATE",
-          SyntaxNames.tableName(delete.getTable()), SyntaxNames.tableName(delete.getTable()));
+      return delete(delete);
     } else if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate
         && catalog.exists(SyntaxNames.tableName(truncate.getTable()))) {
       return truncate(SyntaxNames.tableName(truncate.getTable()));
@@ -683,11 +679,13 @@ public final class SqlSession implements AutoCloseable {
             + index.get().getFileName()
             + "), not from its data files");
     explanation.addAll(planned.explanation());
-    return Optional.of(new PlannedStatement(planned.sql(), planned.routes(), explanation));
+    return Optional.of(
+        new PlannedStatement(planned.sql(), planned.routes(), explanation, planned.tables()));
   }
 
   /** A statement ready for DuckDB: its SQL, how its SELECTs were routed, and what was done. */
-  private record PlannedStatement(String sql, List<RollupRoute> routes, List<String> explanation) {}
+  private record PlannedStatement(
+      String sql, List<RollupRoute> routes, List<String> explanation, PinnedTables tables) {}
 
   /**
    * Routes the statement's SELECTs to rollups where they answer, then plans every table reference
@@ -719,7 +717,7 @@ public final class SqlSession implements AutoCloseable {
       require(Role.READ, read, "read " + read);
     }
     explanation.addAll(rewriter.explanation());
-    return new PlannedStatement(sql, routes, explanation);
+    return new PlannedStatement(sql, routes, explanation, tables);
   }
 
   private StatementOutcome insert(
@@ -1238,11 +1236,72 @@ public final class SqlSession implements AutoCloseable {
         || contract.ingestTimeColumn().map(found::equals).orElse(false)) {
       throw TimelakeException.validation(
           "Cannot UPDATE column '%s' of %s: it is part of a row's key (%s) or its insertion time;"
-              + " a row with another key is another row: INSERT it and DELETE the old one once"
-              + " DELETE is built",
+              + " a row with another key is another row: INSERT it and DELETE the old one",
           found, table.name(), String.join(", ", contract.keyColumns()));
     }
     return found;
+  }
+
+  /**
+   * {@code DELETE FROM t [WHERE …]}: every copy of the keys of the rows the reader sees where the
+   * condition holds goes, in one commit (see {@link dev.timelake.write.RowDeletion}); the table's
+   * rollups are emptied just before it and rebuilt by their next refresh.
+   */
+  private StatementOutcome delete(net.sf.jsqlparser.statement.delete.Delete delete) {
+    TableName name = SyntaxNames.tableName(delete.getTable());
+    LoadedTable table = catalog.require(name);
+    TableDrops.refuseAppendTo(table, "DELETE FROM");
+    require(Role.WRITE, name, "DELETE FROM " + name);
+    transaction.refuseInside("DELETE FROM " + name);
+    dev.timelake.table.TableContract contract = table.contract();
+    if (!contract.isTimeSeries() || !contract.deduplicates()) {
+      throw TimelakeException.validation(
+          "Cannot DELETE FROM %s: deleting from %s is not built yet; write the rows to keep into a"
+              + " new table with CREATE TABLE … AS SELECT … WHERE NOT …",
+          name, contract.isTimeSeries() ? "a table without dedup" : "a plain table");
+    }
+    if (holds(delete.getUsingList())
+        || holds(delete.getJoins())
+        || delete.getLimit() != null
+        || holds(delete.getOrderByElements())
+        || delete.getReturningClause() != null
+        || holds(delete.getWithItemsList())
+        || holds(delete.getTables())) {
+      throw TimelakeException.validation(
+          "Cannot DELETE FROM %s: only DELETE FROM %s [WHERE …] is supported (no USING, joins,"
+              + " WITH, ORDER BY, LIMIT or RETURNING); name other tables in the WHERE, e.g. device"
+              + " IN (SELECT …)",
+          name, name);
+    }
+    PlainSelect rows = new PlainSelect();
+    rows.addSelectItems(new net.sf.jsqlparser.statement.select.AllColumns());
+    rows.setFromItem(delete.getTable());
+    rows.setWhere(delete.getWhere());
+    if (access.isPresent() && !access.get().namespaces().isEmpty()) {
+      refuseFileReads(dev.timelake.read.FunctionCalls.rewrite(rows, call -> {}));
+    }
+    PlannedStatement planned = plan(rows);
+    PinnedTable pinned = planned.tables().require(name);
+    long deleted =
+        inClientTimeZone(
+            () ->
+                new dev.timelake.write.RowDeletion(table, work())
+                    .delete(
+                        planned.sql(),
+                        pinned,
+                        () ->
+                            dev.timelake.rollup.TableAlterations.emptyRollupsOf(
+                                catalog, table, "delete"))
+                    .keys());
+    return StatementOutcome.wrote(
+        StatementKind.DELETE,
+        "Deleted " + rows(deleted) + " from " + name,
+        deleted,
+        planned.explanation());
+  }
+
+  private static boolean holds(List<?> clause) {
+    return clause != null && !clause.isEmpty();
   }
 
   /** One name per namespace of the lake that the session reaches (for its views). */

@@ -41,5 +41,17 @@ public final class SnapshotSummaries {
   /** Prefix of rollup summary keys, which compaction of a rollup carries forward. */
   public static final String ROLLUP_PREFIX = "timelake.rollup-";
 
+  /** The operation of a DELETE's commits: files rewritten without the deleted rows. */
+  public static final String DELETE_OPERATION = "delete";
+
+  /**
+   * True when {@code snapshot} moved rows between files without removing any (a compaction):
+   * Iceberg's replace operation, except a DELETE's rewrites, which Iceberg also calls replace.
+   */
+  public static boolean keepsEveryRow(org.apache.iceberg.Snapshot snapshot) {
+    return org.apache.iceberg.DataOperations.REPLACE.equals(snapshot.operation())
+        && !DELETE_OPERATION.equals(snapshot.summary().get(OPERATION));
+  }
+
   private SnapshotSummaries() {}
 }

@@ -94,7 +94,7 @@ class ClientSessionPolicyTest {
           List.of(
               "WITH a AS (SELECT 1) DELETE FROM iot.r",
               "WITH a AS (SELECT 1) UPDATE iot.r SET value = 2",
-              "DELETE FROM iot.r")) {
+              "DELETE FROM iot.r USING iot.r AS o")) {
         assertThatThrownBy(() -> admin.sql(statement).close())
             .as(statement)
             .isInstanceOf(TimelakeException.class)

@@ -93,14 +93,6 @@ class RollupTableStatementsTest extends WithLakeSession {
   }
 
   @Test
-  void deleteIsRefusedNamingTheWayThatWorks() {
-    assertThatThrownBy(() -> run("DELETE FROM iot.r WHERE device = 'a'"))
-        .isInstanceOf(ValidationException.class)
-        .hasMessageStartingWith("Cannot DELETE FROM iot.r: deleting rows of a lake table");
-    assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(1L));
-  }
-
-  @Test
   void updateCorrectsRowsAsTheNewestWriteAndTheRollupFollows() {
     run(
         "INSERT INTO iot.r VALUES ('a', '2026-01-01 00:30:00+00', 3), ('b', '2026-01-01"

@@ -71,6 +71,7 @@ final class PgResults {
     return switch (kind) {
       case INSERT, UPSERT -> "INSERT 0 " + rows;
       case UPDATE -> "UPDATE " + rows;
+      case DELETE -> "DELETE " + rows;
       // CREATE TABLE … AS and CREATE MATERIALIZED VIEW say how many rows they wrote, as in
       // PostgreSQL: drivers read the count from the tag.
       case CREATE_TABLE -> result.rowCount().isPresent() ? "SELECT " + rows : "CREATE TABLE";

@@ -1,0 +1,210 @@
+package dev.timelake.write;
+
+import dev.timelake.CommitFailedException;
+import dev.timelake.ConflictException;
+import dev.timelake.catalog.LoadedTable;
+import dev.timelake.catalog.PinnedTable;
+import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
+import dev.timelake.index.RowKeys;
+import dev.timelake.read.PlannedFile;
+import dev.timelake.read.ScanPlanner;
+import dev.timelake.read.ScanSql;
+import dev.timelake.table.SnapshotSummaries;
+import dev.timelake.table.TableContract;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Transaction;
+
+/**
+ * Removes every copy of some keys from a deduplicated table, copy-on-write: each live file holding
+ * one of the keys is dropped when it holds nothing else, else written again without them; all in
+ * one Iceberg transaction validated against the snapshot the keys were read at, so a key's older
+ * copy never resurfaces when its newest is deleted. A rewritten file keeps its data sequence
+ * number, so the winner rule orders its remaining rows as before. Plain DuckDB reads the result as
+ * it reads any table: no delete files.
+ */
+public final class RowDeletion {
+  private static final String KEY = "__tl_k";
+
+  private final LoadedTable table;
+  private final EngineConnection connection;
+
+  /** Deletes from {@code table}, reading and writing on {@code connection}. */
+  public RowDeletion(LoadedTable table, EngineConnection connection) {
+    this.table = table;
+    this.connection = connection;
+  }
+
+  /** What a deletion did: the keys it removed, the files it dropped and rewrote. */
+  public record Result(long keys, int droppedFiles, int rewrittenFiles) {}
+
+  /**
+   * The relation's rows name the keys to remove (it has the table's columns, as the reader sees
+   * them at {@code pinned}); their every copy is removed. {@code beforeCommit} runs once the files
+   * are written, just before the commit, when there is something to commit.
+   */
+  public Result delete(String rows, PinnedTable pinned, Runnable beforeCommit) {
+    TableContract contract = table.contract();
+    String keys = "__tl_delete_keys";
+    List<String> keyExpressions = RowKeys.of(contract);
+    List<String> selected = new ArrayList<>();
+    for (int i = 0; i < keyExpressions.size(); i++) {
+      selected.add(keyExpressions.get(i) + " AS " + KEY + i);
+    }
+    connection.execute("DROP TABLE IF EXISTS " + keys);
+    connection.execute(
+        "CREATE TEMPORARY TABLE "
+            + keys
+            + " AS SELECT DISTINCT "
+            + String.join(", ", selected)
+            + " FROM ("
+            + rows
+            + ") AS __tl_rows");
+    try {
+      long count = ((Number) connection.scalar("SELECT count(*) FROM " + keys)).longValue();
+      if (count == 0) {
+        return new Result(0, 0, 0);
+      }
+      Result files = rewrite(keys, keyExpressions, pinned, beforeCommit);
+      return new Result(count, files.droppedFiles(), files.rewrittenFiles());
+    } finally {
+      connection.execute("DROP TABLE IF EXISTS " + keys);
+    }
+  }
+
+  /** The files holding the keys, dropped or written again, committed as one transaction. */
+  private Result rewrite(
+      String keys, List<String> keyExpressions, PinnedTable pinned, Runnable beforeCommit) {
+    DataFileWriter writer = new DataFileWriter(connection, table.iceberg(), table.contract());
+    Map<String, DataFile> live = table.liveDataFiles();
+    // Per data sequence number, the files replaced and their replacements: one rewrite each.
+    Map<Long, List<DataFile>> removed = new TreeMap<>();
+    Map<Long, List<DataFile>> added = new TreeMap<>();
+    List<String> written = new ArrayList<>();
+    int dropped = 0;
+    int rewritten = 0;
+    try {
+      for (PlannedFile file : candidates(keys, pinned)) {
+        String read = ScanSql.readParquet(table.contract(), List.of(file), table.files());
+        String held =
+            "SELECT * FROM "
+                + read
+                + " AS __tl_row SEMI JOIN "
+                + keys
+                + " AS __tl_key ON "
+                + sameKey(keyExpressions);
+        long matched =
+            ((Number) connection.scalar("SELECT count(*) FROM (" + held + ")")).longValue();
+        if (matched == 0) {
+          continue;
+        }
+        DataFile old = live.get(file.location());
+        if (old == null) {
+          throw new ConflictException(
+              "Cannot delete from "
+                  + table.name()
+                  + ": a concurrent commit replaced its data file "
+                  + file.location()
+                  + "; the table is unchanged, run the DELETE again");
+        }
+        removed.computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>()).add(old);
+        if (matched == file.rows()) {
+          dropped++;
+          continue;
+        }
+        String location = writer.newLocation(file.partition(), "delete");
+        written.add(location);
+        writer.write(
+            "SELECT "
+                + SqlText.identifiers(table.contract().columnNames())
+                + " FROM "
+                + read
+                + " AS __tl_row ANTI JOIN "
+                + keys
+                + " AS __tl_key ON "
+                + sameKey(keyExpressions),
+            location);
+        added
+            .computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>())
+            .add(writer.dataFile(location, file.partition()));
+        rewritten++;
+      }
+      if (removed.isEmpty()) {
+        return new Result(0, 0, 0);
+      }
+      Transaction transaction = table.iceberg().newTransaction();
+      for (Map.Entry<Long, List<DataFile>> entry : removed.entrySet()) {
+        RewriteFiles files =
+            transaction
+                .newRewrite()
+                .validateFromSnapshot(pinned.snapshotId())
+                .dataSequenceNumber(entry.getKey());
+        entry.getValue().forEach(files::deleteFile);
+        added.getOrDefault(entry.getKey(), List.of()).forEach(files::addFile);
+        files.set(SnapshotSummaries.OPERATION, SnapshotSummaries.DELETE_OPERATION);
+        files.commit();
+      }
+      beforeCommit.run();
+      transaction.commitTransaction();
+      return new Result(0, dropped, rewritten);
+    } catch (org.apache.iceberg.exceptions.CommitFailedException
+        | org.apache.iceberg.exceptions.ValidationException e) {
+      writer.deleteAll(written, e);
+      throw new ConflictException(
+          "Cannot delete from "
+              + table.name()
+              + ": a concurrent commit changed the rows it deletes; the table is unchanged, run"
+              + " the DELETE again ("
+              + e.getMessage()
+              + ")",
+          e);
+    } catch (ConflictException e) {
+      writer.deleteAll(written, e);
+      throw e;
+    } catch (RuntimeException e) {
+      writer.deleteAll(written, e);
+      throw new CommitFailedException(
+          "Cannot delete from " + table.name() + ": " + e.getMessage() + "; the table is unchanged",
+          e);
+    }
+  }
+
+  /** The live files that may hold one of the keys: by the keys' time bounds where there are. */
+  private List<PlannedFile> candidates(String keys, PinnedTable pinned) {
+    List<PlannedFile> files = ScanPlanner.liveFiles(pinned);
+    TableContract contract = table.contract();
+    if (contract.timeColumn().isEmpty() || contract.replacesWithinInterval()) {
+      return files;
+    }
+    String time = KEY + (RowKeys.of(contract).size() - 1);
+    String micros = contract.hasLogicalClock() ? time : "epoch_us(" + time + ")";
+    List<Object> bounds =
+        connection.rows("SELECT min(" + micros + "), max(" + micros + ") FROM " + keys).get(0);
+    long min = ((Number) bounds.get(0)).longValue();
+    long max = ((Number) bounds.get(1)).longValue();
+    List<PlannedFile> overlapping = new ArrayList<>();
+    for (PlannedFile file : files) {
+      if (file.maxMicros() >= min && file.minMicros() <= max) {
+        overlapping.add(file);
+      }
+    }
+    return overlapping;
+  }
+
+  /**
+   * A file's row and a listed key are the same key: the key expressions read the file's columns
+   * (the key table's columns have names no table column has, so they need no qualifier).
+   */
+  private static String sameKey(List<String> keyExpressions) {
+    List<String> terms = new ArrayList<>();
+    for (int i = 0; i < keyExpressions.size(); i++) {
+      terms.add(keyExpressions.get(i) + " IS NOT DISTINCT FROM __tl_key." + KEY + i);
+    }
+    return String.join(" AND ", terms);
+  }
+}
