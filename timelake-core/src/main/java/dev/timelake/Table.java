@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * A Timelake table as loaded at one moment. Reads describe that moment; {@link #refresh()} loads
- * the newest state. Operations that commit are builders: {@link #newAppend()}.
+ * the newest state. Operations that commit are builders: {@link #newAppend()}, {@link
+ * #newDelete()}.
  */
 public final class Table {
   private final LakeCatalog catalog;
@@ -86,6 +87,11 @@ public final class Table {
    */
   public Append newUpsert() {
     return new Append(catalog, loaded, "upsert");
+  }
+
+  /** Starts a delete of rows; nothing happens until {@link Delete#commit()}. */
+  public Delete newDelete() {
+    return new Delete(catalog, loaded.name());
   }
 
   /** Starts an entity-layout optimization; nothing happens until {@link Optimize#run()}. */

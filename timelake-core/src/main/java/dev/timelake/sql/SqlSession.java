@@ -1469,19 +1469,25 @@ public final class SqlSession implements AutoCloseable {
 
   /**
    * {@code SHOW timelake.<setting>}: the value the session reads with and where it comes from (the
-   * session, else the default; a table's own value applies to that table).
+   * session, else the default; a table's own value applies to that table). {@code RESET
+   * timelake.<setting>}: back to the default.
    */
   private Optional<StatementOutcome> showSetting(String text) {
     List<dev.timelake.engine.SqlLexer.Token> tokens =
         dev.timelake.engine.SqlLexer.tokens(text).tokens();
     if (tokens.size() != 4
-        || !tokens.get(0).is("SHOW")
+        || !(tokens.get(0).is("SHOW") || tokens.get(0).is("RESET"))
         || !tokens.get(1).is("timelake")
         || !tokens.get(2).text().equals(".")
         || tokens.get(3).kind() != dev.timelake.engine.SqlLexer.Kind.WORD) {
       return Optional.empty();
     }
     dev.timelake.table.Setting setting = dev.timelake.table.Settings.require(tokens.get(3).text());
+    if (tokens.get(0).is("RESET")) {
+      settings.reset(setting.name());
+      return Optional.of(
+          StatementOutcome.message(StatementKind.SET, "RESET timelake." + tokens.get(3).text()));
+    }
     String value = settings.values().get(setting.name());
     List<List<String>> rows =
         List.of(

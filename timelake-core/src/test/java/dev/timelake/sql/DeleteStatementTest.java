@@ -91,6 +91,19 @@ class DeleteStatementTest extends WithLakeSession {
   }
 
   @Test
+  void theJavaApiDeletesAsTheStatementDoes() {
+    assertThat(lake.table("iot.r").newDelete().where("device = 'b' AND value < 10").commit())
+        .isEqualTo(10);
+    assertThat(rows("SELECT count(*) FROM iot.r WHERE device = 'b'")).containsExactly(List.of(38L));
+    assertThatThrownBy(() -> lake.table("iot.r").newDelete().where("device = = 'b'"))
+        .isInstanceOf(dev.timelake.ValidationException.class)
+        .hasMessageStartingWith(
+            "Cannot delete from iot.r: cannot read the condition 'device = = 'b''");
+    assertThat(lake.table("iot.r").newDelete().commit()).isEqualTo(134);
+    assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(0L));
+  }
+
+  @Test
   void anOrderedIndexKnowsTheIntervalsADeleteEmptied() {
     run(
         "CREATE TABLE market.bars (symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE) WITH"

@@ -143,6 +143,9 @@ class RollupTableStatementsTest extends WithLakeSession {
         .containsExactly(List.of("read-dedup", "false", "session"));
     assertThatThrownBy(() -> run("SHOW timelake.nope"))
         .hasMessageStartingWith("Unknown setting 'nope'");
+    assertThat(message("RESET timelake.read_dedup")).isEqualTo("RESET timelake.read_dedup");
+    assertThat(rows("SHOW timelake.read_dedup"))
+        .containsExactly(List.of("read-dedup", "true", "default"));
   }
 
   @Test
