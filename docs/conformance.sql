@@ -326,7 +326,7 @@ UPDATE demo.readings SET time = now() WHERE device = 'pump-1';
 -- tag: DELETE 0
 DELETE FROM demo.readings WHERE device = 'pump-1' AND value > 1000;
 
--- error: Cannot DELETE FROM demo.devices: deleting from a plain table is not built yet
+-- error: Cannot DELETE FROM demo.devices: it keeps every row it is given (a plain table)
 -- sqlstate: 22023
 DELETE FROM demo.devices WHERE device = 'pump-1';
 

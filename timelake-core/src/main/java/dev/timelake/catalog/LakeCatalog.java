@@ -536,12 +536,7 @@ public final class LakeCatalog implements AutoCloseable {
     if (loaded.iceberg().currentSnapshot() == null) {
       return 0;
     }
-    var delete =
-        loaded
-            .iceberg()
-            .newDelete()
-            .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
-    delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, "truncate");
+    var delete = loaded.deleteEveryRow("truncate");
     try {
       delete.commit();
     } catch (org.apache.iceberg.exceptions.CommitFailedException e) {

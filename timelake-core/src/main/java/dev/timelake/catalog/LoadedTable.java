@@ -30,4 +30,17 @@ public record LoadedTable(TableName name, Table iceberg, TableContract contract)
     }
     return files;
   }
+
+  /**
+   * A commit, not yet made, removing every row by metadata (no file read or written), its summary
+   * naming {@code operation}.
+   */
+  public org.apache.iceberg.DeleteFiles deleteEveryRow(String operation) {
+    org.apache.iceberg.DeleteFiles delete =
+        iceberg
+            .newDelete()
+            .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, operation);
+    return delete;
+  }
 }

@@ -102,14 +102,9 @@ public final class RollupStore {
    * stops using it and its next refresh rebuilds it from the raw table.
    */
   public static org.apache.iceberg.DeleteFiles emptying(LoadedTable rollup, String operation) {
-    var delete =
-        rollup
-            .iceberg()
-            .newDelete()
-            .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    var delete = rollup.deleteEveryRow(operation);
     delete.set(dev.timelake.table.SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, "-1");
     delete.set(dev.timelake.table.SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, "-1");
-    delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, operation);
     return delete;
   }
 

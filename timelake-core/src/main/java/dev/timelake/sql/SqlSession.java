@@ -1151,16 +1151,10 @@ public final class SqlSession implements AutoCloseable {
     TableName name = SyntaxNames.tableName(update.getTable());
     LoadedTable table = catalog.require(name);
     TableDrops.refuseAppendTo(table, "UPDATE");
-    dev.timelake.table.TableContract contract = table.contract();
-    if (!contract.isTimeSeries() || !contract.deduplicates()) {
-      throw TimelakeException.validation(
-          "Cannot UPDATE %s: it keeps every row it is given (%s), so a corrected row would be one"
-              + " more row; write the table again with CREATE TABLE … AS",
-          name, contract.isTimeSeries() ? "dedup is off" : "a plain table");
-    }
+    dev.timelake.table.TableContract contract = requireDeduplicated(table, "UPDATE");
     if (update.getFromItem() != null
-        || (update.getJoins() != null && !update.getJoins().isEmpty())
-        || (update.getStartJoins() != null && !update.getStartJoins().isEmpty())
+        || holds(update.getJoins())
+        || holds(update.getStartJoins())
         || update.getLimit() != null
         || update.getReturningClause() != null
         || update.getWithItemsList() != null) {
@@ -1253,13 +1247,7 @@ public final class SqlSession implements AutoCloseable {
     TableDrops.refuseAppendTo(table, "DELETE FROM");
     require(Role.WRITE, name, "DELETE FROM " + name);
     transaction.refuseInside("DELETE FROM " + name);
-    dev.timelake.table.TableContract contract = table.contract();
-    if (!contract.isTimeSeries() || !contract.deduplicates()) {
-      throw TimelakeException.validation(
-          "Cannot DELETE FROM %s: deleting from %s is not built yet; write the rows to keep into a"
-              + " new table with CREATE TABLE … AS SELECT … WHERE NOT …",
-          name, contract.isTimeSeries() ? "a table without dedup" : "a plain table");
-    }
+    requireDeduplicated(table, "DELETE FROM");
     if (holds(delete.getUsingList())
         || holds(delete.getJoins())
         || delete.getLimit() != null
@@ -1298,6 +1286,22 @@ public final class SqlSession implements AutoCloseable {
         "Deleted " + rows(deleted) + " from " + name,
         deleted,
         planned.explanation());
+  }
+
+  /**
+   * The contract of a table whose rows a key identifies (a deduplicated time-series table), which
+   * an UPDATE or DELETE needs: a plain table or one without dedup keeps every row it is given.
+   */
+  private static dev.timelake.table.TableContract requireDeduplicated(
+      LoadedTable table, String statement) {
+    dev.timelake.table.TableContract contract = table.contract();
+    if (!contract.isTimeSeries() || !contract.deduplicates()) {
+      throw TimelakeException.validation(
+          "Cannot %s %s: it keeps every row it is given (%s), so no key names the rows to change;"
+              + " write the rows to keep into a new table with CREATE TABLE … AS SELECT …",
+          statement, table.name(), contract.isTimeSeries() ? "dedup is off" : "a plain table");
+    }
+    return contract;
   }
 
   private static boolean holds(List<?> clause) {

@@ -127,7 +127,7 @@ class DeleteStatementTest extends WithLakeSession {
     run("CREATE TABLE ref.d (device VARCHAR, site VARCHAR)");
     assertThatThrownBy(() -> run("DELETE FROM ref.d WHERE site = 'x'"))
         .hasMessageStartingWith(
-            "Cannot DELETE FROM ref.d: deleting from a plain table is not built");
+            "Cannot DELETE FROM ref.d: it keeps every row it is given (a plain table)");
     assertThatThrownBy(() -> run("DELETE FROM iot.r WHERE nope = 1")).hasMessageContaining("nope");
     run("BEGIN");
     assertThatThrownBy(() -> run("DELETE FROM iot.r"))
