@@ -89,9 +89,35 @@ public final class Table {
     return new Append(catalog, loaded, "upsert");
   }
 
+  /** The snapshot the table was loaded at: what it reads; empty before its first commit. */
+  public java.util.OptionalLong snapshotId() {
+    org.apache.iceberg.Snapshot current = loaded.iceberg().currentSnapshot();
+    return current == null
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(current.snapshotId());
+  }
+
   /** Starts a delete of rows; nothing happens until {@link Delete#commit()}. */
   public Delete newDelete() {
     return new Delete(catalog, loaded.name());
+  }
+
+  /**
+   * Makes snapshot {@code snapshotId} current again: the table reads as it did then (its rollups
+   * are rebuilt by their next refresh). Returns the table as rolled back.
+   *
+   * @throws NotFoundException when the table keeps no such snapshot
+   */
+  public Table rollbackTo(long snapshotId) {
+    return new Table(
+        catalog, dev.timelake.rollup.TableAlterations.rollback(catalog, name(), snapshotId));
+  }
+
+  /**
+   * Rolls back to the newest snapshot committed at or before {@code time}; see {@link #rollbackTo}.
+   */
+  public Table rollbackToTime(java.time.Instant time) {
+    return rollbackTo(dev.timelake.rollup.TableAlterations.snapshotBefore(catalog, name(), time));
   }
 
   /** Starts an entity-layout optimization; nothing happens until {@link Optimize#run()}. */

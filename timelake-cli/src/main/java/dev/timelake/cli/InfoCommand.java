@@ -46,6 +46,11 @@ final class InfoCommand extends LakeCommand {
               + (loaded.timeColumn().isPresent() ? "time-series" : "plain")
               + ")");
       out.println("Location: " + info.location());
+      out.println(
+          "Current snapshot: "
+              + (loaded.snapshotId().isPresent()
+                  ? Long.toString(loaded.snapshotId().getAsLong())
+                  : "none"));
       section("Columns", List.of("column", "type", "null", "role"), columns(loaded));
       section("Settings", List.of("setting", "value", "source"), settings(info.settings()));
       section("Partitions", List.of("partition", "files", "rows", "bytes"), partitions(info));
@@ -132,7 +137,8 @@ final class InfoCommand extends LakeCommand {
       row.add(snapshot.id());
       row.add(snapshot.sequenceNumber());
       row.add(snapshot.committedAt());
-      row.add(snapshot.operation());
+      // Timelake's name of what wrote it (a delete and a compaction are both Iceberg's replace).
+      row.add(snapshot.summary().getOrDefault("timelake.operation", snapshot.operation()));
       String added = snapshot.summary().get(ADDED_RECORDS_SUMMARY);
       row.add(added == null ? null : Long.valueOf(added));
       row.add(snapshot.summary().get(BATCH_ID_SUMMARY));

@@ -52,6 +52,7 @@ import picocli.CommandLine.TypeConversionException;
       LsCommand.class,
       AlterCommand.class,
       DropCommand.class,
+      RollbackCommand.class,
       SettingsCommand.class,
       MaintainCommand.class,
       OptimizeCommand.class,

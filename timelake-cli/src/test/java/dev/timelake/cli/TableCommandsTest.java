@@ -494,6 +494,43 @@ class TableCommandsTest {
   }
 
   @Test
+  void rollbackMakesAnEarlierSnapshotCurrentAndInfoSaysWhichItIs() {
+    createReadings();
+    long first;
+    long second;
+    try (Lake lake = Lake.open(warehouse)) {
+      lake.table("iot.readings")
+          .newAppend()
+          .row("a", java.time.Instant.parse("2026-01-01T00:00:00Z"), 1.0)
+          .commit();
+      first = lake.table("iot.readings").snapshotId().orElseThrow();
+      lake.table("iot.readings")
+          .newAppend()
+          .row("b", java.time.Instant.parse("2026-01-01T00:00:00Z"), 2.0)
+          .commit();
+      second = lake.table("iot.readings").snapshotId().orElseThrow();
+    }
+
+    Run run = cli.run("rollback", "iot.readings", "--to", Long.toString(first));
+
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out())
+        .isEqualTo(
+            "Rolled back iot.readings from snapshot " + second + " to snapshot " + first + "\n");
+    assertThat(cli.run("info", "iot.readings").out()).contains("Current snapshot: " + first + "\n");
+    Run missing = cli.run("rollback", "iot.readings", "--to", "42");
+    assertThat(missing.status()).isEqualTo(3);
+    assertThat(missing.err())
+        .startsWith("error: Cannot roll back iot.readings to snapshot 42: the table keeps no such");
+    Run both = cli.run("rollback", "iot.readings", "--to", "1", "--before", "2026-01-01T00:00:00Z");
+    assertThat(both.status()).isNotZero();
+    assertThat(cli.run("rollback", "iot.readings", "--before", "yesterday").err())
+        .startsWith("error: Invalid --before 'yesterday': give a time with its offset");
+    assertThat(cli.run("rollback", "iot.readings", "--to", Long.toString(second)).status())
+        .isZero();
+  }
+
+  @Test
   void dropOfAMissingTableFailsUnlessIfExists() {
     Run run = cli.run("drop", "iot.nothing");
 

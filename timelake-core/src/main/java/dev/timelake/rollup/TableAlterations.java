@@ -70,6 +70,61 @@ public final class TableAlterations {
   }
 
   /**
+   * Makes snapshot {@code snapshotId} the table's current one again (a rollback, or a roll forward
+   * to a snapshot a rollback left): one metadata commit, no file written. The table's rollups are
+   * emptied first and rebuilt by their next refresh. Refused for a rollup and for a snapshot the
+   * table does not keep (expired, or never its own).
+   */
+  public static LoadedTable rollback(LakeCatalog catalog, TableName name, long snapshotId) {
+    LoadedTable table = catalog.require(name);
+    refuseRollup(table, "roll back");
+    if (table.iceberg().snapshot(snapshotId) == null) {
+      throw TimelakeException.notFound(
+          "Cannot roll back %s to snapshot %d: the table keeps no such snapshot (expired, or not"
+              + " one of its own); kept snapshots: %s",
+          name, snapshotId, keptSnapshots(table));
+    }
+    emptyRollupsOf(catalog, table, "rollback");
+    try {
+      table.iceberg().manageSnapshots().setCurrentSnapshot(snapshotId).commit();
+    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
+      throw new dev.timelake.ConflictException(
+          "Cannot roll back " + name + ": a concurrent commit won; the table is unchanged, retry",
+          e);
+    }
+    return catalog.require(name);
+  }
+
+  /**
+   * The newest snapshot in the current history of the table committed at or before {@code time}.
+   */
+  public static long snapshotBefore(LakeCatalog catalog, TableName name, java.time.Instant time) {
+    LoadedTable table = catalog.require(name);
+    try {
+      return org.apache.iceberg.util.SnapshotUtil.snapshotIdAsOfTime(
+          table.iceberg(), time.toEpochMilli());
+    } catch (IllegalArgumentException e) {
+      throw TimelakeException.notFound(
+          "Cannot roll back %s to before %s: it keeps no snapshot that old; kept snapshots: %s",
+          name, time, keptSnapshots(table));
+    }
+  }
+
+  private static String keptSnapshots(LoadedTable table) {
+    List<String> kept = new java.util.ArrayList<>();
+    for (org.apache.iceberg.Snapshot snapshot : table.iceberg().snapshots()) {
+      kept.add(
+          snapshot.snapshotId()
+              + " ("
+              + java.time.Instant.ofEpochMilli(snapshot.timestampMillis())
+              + ")");
+    }
+    return kept.isEmpty()
+        ? "none"
+        : String.join(", ", kept.subList(Math.max(0, kept.size() - 5), kept.size()));
+  }
+
+  /**
    * Empties the table's rollups before rows of it go: each records that it reflects nothing, so
    * routing stops using it at once and its next refresh rebuilds it from what is left.
    */

@@ -489,6 +489,10 @@ public final class SqlSession implements AutoCloseable {
     if (createAs.isPresent()) {
       return createTableAs(createAs.get());
     }
+    Optional<RollbackCall> rollback = RollbackCall.parse(text);
+    if (rollback.isPresent()) {
+      return rollback(rollback.get());
+    }
     Optional<SchemaChange> schemaChange = SchemaChange.parse(text);
     if (schemaChange.isPresent() && catalog.exists(schemaChange.get().table())) {
       return alter(schemaChange.get());
@@ -1460,6 +1464,45 @@ public final class SqlSession implements AutoCloseable {
   private static StatementOutcome altered(TableName name, String change) {
     return StatementOutcome.message(
         StatementKind.ALTER_TABLE, "Altered table " + name + ": " + change);
+  }
+
+  /**
+   * {@code CALL timelake.rollback('t', snapshot | 'time')}: the table reads as it did then; its
+   * rollups are rebuilt by their next refresh.
+   */
+  private StatementOutcome rollback(RollbackCall call) {
+    TableName name = call.table();
+    catalog.require(name);
+    require(Role.ADMIN, name, "roll back " + name);
+    transaction.refuseInside("CALL timelake.rollback on " + name);
+    long snapshot =
+        call.snapshot().isPresent()
+            ? call.snapshot().getAsLong()
+            : dev.timelake.rollup.TableAlterations.snapshotBefore(catalog, name, instant(call));
+    LoadedTable before = catalog.require(name);
+    long from =
+        before.iceberg().currentSnapshot() == null
+            ? -1
+            : before.iceberg().currentSnapshot().snapshotId();
+    dev.timelake.rollup.TableAlterations.rollback(catalog, name, snapshot);
+    return StatementOutcome.message(
+        StatementKind.OTHER,
+        "Rolled back " + name + " from snapshot " + from + " to snapshot " + snapshot);
+  }
+
+  /** The time a rollback names, read as DuckDB reads a TIMESTAMPTZ in the client's time zone. */
+  private java.time.Instant instant(RollbackCall call) {
+    String time = call.before().orElseThrow();
+    Object micros;
+    try {
+      micros = client.scalar("SELECT epoch_us(CAST(" + SqlText.literal(time) + " AS TIMESTAMPTZ))");
+    } catch (TimelakeException e) {
+      throw TimelakeException.validation(
+          "Cannot roll back %s: '%s' is not a time (e.g. '2026-12-03 07:00:00+00')",
+          call.table(), time);
+    }
+    long value = ((Number) micros).longValue();
+    return java.time.Instant.EPOCH.plus(value, java.time.temporal.ChronoUnit.MICROS);
   }
 
   /** {@code TRUNCATE [TABLE] t}: every row removed in one commit, the table's rollups emptied. */
