@@ -43,4 +43,19 @@ public record LoadedTable(TableName name, Table iceberg, TableContract contract)
     delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, operation);
     return delete;
   }
+
+  /** The table's newest kept snapshots (at most five) with their commit times, for a message. */
+  public String keptSnapshots() {
+    java.util.List<String> kept = new java.util.ArrayList<>();
+    for (org.apache.iceberg.Snapshot snapshot : iceberg.snapshots()) {
+      kept.add(
+          snapshot.snapshotId()
+              + " ("
+              + java.time.Instant.ofEpochMilli(snapshot.timestampMillis())
+              + ")");
+    }
+    return kept.isEmpty()
+        ? "none"
+        : String.join(", ", kept.subList(Math.max(0, kept.size() - 5), kept.size()));
+  }
 }

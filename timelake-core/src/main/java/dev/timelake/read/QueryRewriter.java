@@ -136,6 +136,10 @@ public final class QueryRewriter {
     if (found.isEmpty() && isLakeNamespace(table.getSchemaName())) {
       throw catalog.missing(name);
     }
+    if (found.isPresent() && TimeTravel.asks(table)) {
+      // This reference alone reads the earlier snapshot; others of the table read the pinned one.
+      return Optional.of(TimeTravel.pin(table, found.get(), connection));
+    }
     return found;
   }
 
@@ -158,7 +162,10 @@ public final class QueryRewriter {
             ? org.apache.iceberg.expressions.Expressions.alwaysTrue()
             : pruningFilter(reference, contract, resolved).of(reference.enclosing().getWhere());
     boolean dedup = settings.isEnabled(Settings.READ_DEDUP, contract);
-    ScanPlan plan = ScanPlanner.plan(table, filter, dedup).withHeld(held.apply(table.name()));
+    boolean current = table.snapshotId() == tables.require(table.name()).snapshotId();
+    ScanPlan plan =
+        ScanPlanner.plan(table, filter, dedup)
+            .withHeld(current ? held.apply(table.name()) : List.of());
     DedupStrategy strategy =
         DedupStrategy.parse(
             settings.resolve(Settings.READ_DEDUP_STRATEGY, contract).orElse("merge"));

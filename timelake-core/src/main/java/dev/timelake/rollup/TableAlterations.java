@@ -82,7 +82,7 @@ public final class TableAlterations {
       throw TimelakeException.notFound(
           "Cannot roll back %s to snapshot %d: the table keeps no such snapshot (expired, or not"
               + " one of its own); kept snapshots: %s",
-          name, snapshotId, keptSnapshots(table));
+          name, snapshotId, table.keptSnapshots());
     }
     emptyRollupsOf(catalog, table, "rollback");
     try {
@@ -106,22 +106,8 @@ public final class TableAlterations {
     } catch (IllegalArgumentException e) {
       throw TimelakeException.notFound(
           "Cannot roll back %s to before %s: it keeps no snapshot that old; kept snapshots: %s",
-          name, time, keptSnapshots(table));
+          name, time, table.keptSnapshots());
     }
-  }
-
-  private static String keptSnapshots(LoadedTable table) {
-    List<String> kept = new java.util.ArrayList<>();
-    for (org.apache.iceberg.Snapshot snapshot : table.iceberg().snapshots()) {
-      kept.add(
-          snapshot.snapshotId()
-              + " ("
-              + java.time.Instant.ofEpochMilli(snapshot.timestampMillis())
-              + ")");
-    }
-    return kept.isEmpty()
-        ? "none"
-        : String.join(", ", kept.subList(Math.max(0, kept.size() - 5), kept.size()));
   }
 
   /**

@@ -558,9 +558,10 @@ public final class SqlSession implements AutoCloseable {
     expandViews(statement);
     // Both fast paths look up the statement's table: once is enough.
     java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
-    if (transaction.holdsRows()) {
-      // The fast paths read committed data only (indexes, bounds, rollups): the transaction's
-      // reads take the plain path, which adds the rows it holds.
+    if (transaction.holdsRows() || readsEarlierSnapshot(statement)) {
+      // The fast paths read the current committed data only (indexes, bounds, rollups): the
+      // transaction's reads take the plain path, which adds the rows it holds, and so do reads of
+      // an earlier snapshot.
       PlannedStatement planned = plan(statement);
       return StatementOutcome.rows(
           StatementKind.QUERY, client.query(planned.sql()), List.of(), planned.explanation());
@@ -702,8 +703,8 @@ public final class SqlSession implements AutoCloseable {
     List<String> explanation = new ArrayList<>();
     List<RollupRoute> routes = new ArrayList<>();
     List<SelectRoute> selectRoutes =
-        transaction.holdsRows()
-            ? List.of() // rollups reflect committed rows only
+        transaction.holdsRows() || readsEarlierSnapshot(statement)
+            ? List.of() // rollups reflect the current committed rows only
             : new RollupRouter(tables, settings, constants, client).route(statement);
     for (SelectRoute route : selectRoutes) {
       explanation.addAll(route.decision().explanation());
@@ -1016,6 +1017,12 @@ public final class SqlSession implements AutoCloseable {
     if (access.isPresent() && !access.get().namespaces().isEmpty()) {
       policy.refuseFileReads(query, access.get().user(), true);
     }
+  }
+
+  /** True when a table reference of {@code statement} reads an earlier snapshot. */
+  private static boolean readsEarlierSnapshot(Statement statement) {
+    return dev.timelake.read.TableReferences.of(statement).stream()
+        .anyMatch(reference -> dev.timelake.read.TimeTravel.asks(reference.table()));
   }
 
   /** Replaces the views {@code statement} names (a query's, an INSERT's) by their queries. */

@@ -73,6 +73,40 @@ class RollbackTest extends WithLakeSession {
   }
 
   @Test
+  void aReferenceReadsAnEarlierSnapshotWithCopiesRemovedNextToTheCurrentOne() {
+    assertThat(
+            rows(
+                "SELECT device, value FROM iot.r FOR SYSTEM_TIME AS OF "
+                    + firstAppend
+                    + " ORDER BY device"))
+        .containsExactly(List.of("a", 1.0), List.of("b", 2.0));
+    // The same table now and then in one statement: the correction of a and the new c.
+    assertThat(
+            rows(
+                "SELECT cur.device, cur.value, old.value FROM iot.r AS cur LEFT JOIN iot.r AS old"
+                    + " FOR SYSTEM_TIME AS OF "
+                    + firstAppend
+                    + " USING (device, time) ORDER BY cur.device"))
+        .containsExactly(
+            java.util.Arrays.asList("a", 10.0, 1.0),
+            java.util.Arrays.asList("b", 2.0, 2.0),
+            java.util.Arrays.asList("c", 3.0, null));
+    java.time.Instant first = lake.table("iot.r").info().snapshots().get(0).committedAt();
+    assertThat(rows("SELECT count(*) FROM iot.r AT (TIMESTAMP => '" + first.plusMillis(1) + "')"))
+        .containsExactly(List.of(2L));
+    assertThatThrownBy(() -> run("SELECT * FROM iot.r FOR SYSTEM_TIME AS OF 42"))
+        .hasMessageStartingWith(
+            "Cannot read iot.r as of snapshot 42: the table keeps no such snapshot; kept snapshots:");
+    assertThatThrownBy(
+            () ->
+                run("SELECT * FROM iot.r FOR SYSTEM_TIME AS OF TIMESTAMP '1999-01-01 00:00:00+00'"))
+        .hasMessageStartingWith(
+            "Cannot read iot.r as of '1999-01-01 00:00:00+00': it keeps no snapshot");
+    // The current read is routed as before; the earlier one never is.
+    assertThat(rows("SELECT count(*) FROM iot.r")).containsExactly(List.of(3L));
+  }
+
+  @Test
   void whatCannotBeRolledBackIsRefusedAndChangesNothing() {
     long current = currentSnapshot();
     assertThatThrownBy(() -> run("CALL timelake.rollback('iot.r', 42)"))
