@@ -6,6 +6,7 @@ import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.maintain.InlineMaintenance;
+import dev.timelake.table.Settings;
 import dev.timelake.write.AppendOperation;
 import dev.timelake.write.AppendSource;
 import java.nio.file.Path;
@@ -56,7 +57,12 @@ public final class Append {
   Append(LakeCatalog catalog, LoadedTable table, String operationName) {
     this.catalog = catalog;
     this.table = table;
-    this.operationName = operationName;
+    // A table whose writes are corrections records every append as an upsert.
+    this.operationName =
+        operationName.equals("append")
+                && "upsert".equals(table.contract().setting(Settings.WRITE_POLICY).orElse("append"))
+            ? "upsert"
+            : operationName;
   }
 
   /** Makes the append idempotent: if a snapshot with this id is committed, nothing is written. */

@@ -149,6 +149,9 @@ final class ImportCommand extends LakeCommand {
                       + count(result.rows(), "row", "rows")
                       + " into "
                       + target.name()
+                      + ("upsert".equals(target.settings().get("write-policy"))
+                          ? " as upserts (the table's write-policy)"
+                          : "")
                       + ": "
                       + count(result.copiesDropped(), "copy", "copies")
                       + " dropped, "

@@ -732,6 +732,18 @@ public final class SqlSession implements AutoCloseable {
       StatementKind kind) {
     LoadedTable table = catalog.require(SyntaxNames.tableName(target));
     TableDrops.refuseAppendTo(table, "INSERT INTO");
+    boolean upsertByPolicy =
+        kind == StatementKind.INSERT
+            && "upsert"
+                .equals(
+                    table
+                        .contract()
+                        .setting(dev.timelake.table.Settings.WRITE_POLICY)
+                        .orElse("append"));
+    if (upsertByPolicy) {
+      kind = StatementKind.UPSERT; // the table's writes are corrections
+    }
+    String asUpserts = upsertByPolicy ? " as upserts (the table's write-policy)" : "";
     if (access.isPresent() && !access.get().namespaces().isEmpty()) {
       refuseFileReads(dev.timelake.read.FunctionCalls.rewrite(select, call -> {}));
     }
@@ -754,7 +766,7 @@ public final class SqlSession implements AutoCloseable {
       pending.checkIndexIntervals();
       return StatementOutcome.wrote(
           kind,
-          "Inserted " + rows(added) + " into " + table.name() + ", held until COMMIT",
+          "Inserted " + rows(added) + " into " + table.name() + asUpserts + ", held until COMMIT",
           added,
           planned.explanation());
     }
@@ -768,7 +780,12 @@ public final class SqlSession implements AutoCloseable {
     StatementOutcome outcome =
         StatementOutcome.appended(
             kind,
-            "Inserted " + rows(result.rows()) + " into " + table.name() + copies(result),
+            "Inserted "
+                + rows(result.rows())
+                + " into "
+                + table.name()
+                + asUpserts
+                + copies(result),
             result,
             planned.explanation());
     return maintainAfter(outcome, table.name(), touched, now);

@@ -59,6 +59,17 @@ public final class Settings {
           "With index-granularity, a second row of a series in one interval: error fails the"
               + " append (DUPLICATE_INDEX_INTERVAL, INDEX_INTERVAL_OVERLAP); replace keeps the"
               + " newest write per series and interval (dedup on read keyed by interval).");
+  public static final Setting WRITE_POLICY =
+      declareChoice(
+          "write-policy",
+          List.of("append", "upsert"),
+          "append",
+          Set.of(CREATE, TABLE),
+          "0.8",
+          "What a write of the table is: append (new readings; a copy of a stored key still"
+              + " replaces it, the newest write winning) or upsert (every write is a correction:"
+              + " INSERT is INSERT OR REPLACE, appends and imports are recorded and reported as"
+              + " upserts). Reads are the same either way.");
   public static final Setting CHUNK =
       declare(
           "chunk",
