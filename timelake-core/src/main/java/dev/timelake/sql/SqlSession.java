@@ -1266,8 +1266,9 @@ public final class SqlSession implements AutoCloseable {
 
   /**
    * {@code DELETE FROM t [WHERE …]}: every copy of the keys of the rows the reader sees where the
-   * condition holds goes, in one commit (see {@link dev.timelake.write.RowDeletion}); the table's
-   * rollups are emptied just before it and rebuilt by their next refresh.
+   * condition holds goes (of a table that keeps every row: the rows where it holds), in one commit
+   * (see {@link dev.timelake.write.RowDeletion}); the table's rollups are emptied just before it
+   * and rebuilt by their next refresh.
    */
   private StatementOutcome delete(net.sf.jsqlparser.statement.delete.Delete delete) {
     TableName name = SyntaxNames.tableName(delete.getTable());
@@ -1275,7 +1276,6 @@ public final class SqlSession implements AutoCloseable {
     TableDrops.refuseAppendTo(table, "DELETE FROM");
     require(Role.WRITE, name, "DELETE FROM " + name);
     transaction.refuseInside("DELETE FROM " + name);
-    requireDeduplicated(table, "DELETE FROM");
     if (holds(delete.getUsingList())
         || holds(delete.getJoins())
         || delete.getLimit() != null
@@ -1308,7 +1308,7 @@ public final class SqlSession implements AutoCloseable {
                         () ->
                             dev.timelake.rollup.TableAlterations.emptyRollupsOf(
                                 catalog, table, "delete"))
-                    .keys());
+                    .rows());
     return StatementOutcome.wrote(
         StatementKind.DELETE,
         "Deleted " + rows(deleted) + " from " + name,
@@ -1318,7 +1318,7 @@ public final class SqlSession implements AutoCloseable {
 
   /**
    * The contract of a table whose rows a key identifies (a deduplicated time-series table), which
-   * an UPDATE or DELETE needs: a plain table or one without dedup keeps every row it is given.
+   * an UPDATE needs: a plain table or one without dedup keeps every row it is given.
    */
   private static dev.timelake.table.TableContract requireDeduplicated(
       LoadedTable table, String statement) {

@@ -21,12 +21,12 @@ import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Transaction;
 
 /**
- * Removes every copy of some keys from a deduplicated table, copy-on-write: each live file holding
- * one of the keys is dropped when it holds nothing else, else written again without them; all in
- * one Iceberg transaction validated against the snapshot the keys were read at, so a key's older
- * copy never resurfaces when its newest is deleted. A rewritten file keeps its data sequence
- * number, so the winner rule orders its remaining rows as before. Plain DuckDB reads the result as
- * it reads any table: no delete files.
+ * Removes every copy of some keys from a table (for a table that keeps every row, every row equal
+ * to a selected one), copy-on-write: each live file holding one of the keys is dropped when it
+ * holds nothing else, else written again without them; all in one Iceberg transaction validated
+ * against the snapshot the keys were read at, so a key's older copy never resurfaces when its
+ * newest is deleted. A rewritten file keeps its data sequence number, so the winner rule orders its
+ * remaining rows as before. Plain DuckDB reads the result as it reads any table: no delete files.
  */
 public final class RowDeletion {
   private static final String KEY = "__tl_k";
@@ -40,8 +40,11 @@ public final class RowDeletion {
     this.connection = connection;
   }
 
-  /** What a deletion did: the keys it removed, the files it dropped and rewrote. */
-  public record Result(long keys, int droppedFiles, int rewrittenFiles) {}
+  /**
+   * What a deletion did: the rows it removed as the reader saw them (one per key where copies are
+   * removed on read, every stored row otherwise), the files it dropped and rewrote.
+   */
+  public record Result(long rows, int droppedFiles, int rewrittenFiles) {}
 
   /**
    * The relation's rows name the keys to remove (it has the table's columns, as the reader sees
@@ -51,7 +54,7 @@ public final class RowDeletion {
   public Result delete(String rows, PinnedTable pinned, Runnable beforeCommit) {
     TableContract contract = table.contract();
     String keys = "__tl_delete_keys";
-    List<String> keyExpressions = RowKeys.of(contract);
+    List<String> keyExpressions = keyExpressions(contract);
     List<String> selected = new ArrayList<>();
     for (int i = 0; i < keyExpressions.size(); i++) {
       selected.add(keyExpressions.get(i) + " AS " + KEY + i);
@@ -71,7 +74,9 @@ public final class RowDeletion {
         return new Result(0, 0, 0);
       }
       Result files = rewrite(keys, keyExpressions, pinned, beforeCommit);
-      return new Result(count, files.droppedFiles(), files.rewrittenFiles());
+      boolean copiesRemovedOnRead = contract.isTimeSeries() && contract.deduplicates();
+      return new Result(
+          copiesRemovedOnRead ? count : files.rows(), files.droppedFiles(), files.rewrittenFiles());
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + keys);
     }
@@ -88,6 +93,7 @@ public final class RowDeletion {
     List<String> written = new ArrayList<>();
     int dropped = 0;
     int rewritten = 0;
+    long removedRows = 0;
     try {
       for (PlannedFile file : candidates(keys, pinned)) {
         String read = ScanSql.readParquet(table.contract(), List.of(file), table.files());
@@ -103,6 +109,7 @@ public final class RowDeletion {
         if (matched == 0) {
           continue;
         }
+        removedRows += matched;
         DataFile old = live.get(file.location());
         if (old == null) {
           throw new ConflictException(
@@ -151,7 +158,7 @@ public final class RowDeletion {
       }
       beforeCommit.run();
       transaction.commitTransaction();
-      return new Result(0, dropped, rewritten);
+      return new Result(removedRows, dropped, rewritten);
     } catch (org.apache.iceberg.exceptions.CommitFailedException
         | org.apache.iceberg.exceptions.ValidationException e) {
       writer.deleteAll(written, e);
@@ -174,6 +181,17 @@ public final class RowDeletion {
     }
   }
 
+  /**
+   * What identifies the rows to remove: the row key where copies of a key are removed on read, else
+   * every column (a table that keeps every row: each row equal to a selected one goes).
+   */
+  private static List<String> keyExpressions(TableContract contract) {
+    if (contract.isTimeSeries() && contract.deduplicates()) {
+      return RowKeys.of(contract);
+    }
+    return contract.columnNames().stream().map(SqlText::identifier).toList();
+  }
+
   /** The live files that may hold one of the keys: by the keys' time bounds where there are. */
   private List<PlannedFile> candidates(String keys, PinnedTable pinned) {
     List<PlannedFile> files = ScanPlanner.liveFiles(pinned);
@@ -181,7 +199,8 @@ public final class RowDeletion {
     if (contract.timeColumn().isEmpty() || contract.replacesWithinInterval()) {
       return files;
     }
-    String time = KEY + (RowKeys.of(contract).size() - 1);
+    String time =
+        KEY + keyExpressions(contract).indexOf(SqlText.identifier(contract.timeColumn().get()));
     String micros = contract.hasLogicalClock() ? time : "epoch_us(" + time + ")";
     List<Object> bounds =
         connection.rows("SELECT min(" + micros + "), max(" + micros + ") FROM " + keys).get(0);
