@@ -136,9 +136,21 @@ public final class RowDeletion {
                 + " AS __tl_key ON "
                 + sameKey(keyExpressions),
             location);
-        added
-            .computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>())
-            .add(writer.dataFile(location, file.partition()));
+        DataFile replacement = writer.dataFile(location, file.partition());
+        // The rewrite keeps every row but the deleted ones, or nothing is committed.
+        if (replacement.recordCount() != file.rows() - matched) {
+          throw new CommitFailedException(
+              String.format(
+                  "Cannot delete from %s: the rewrite of %s holds %d rows, not the %d it should"
+                      + " keep (%d of %d deleted); nothing was committed",
+                  table.name(),
+                  file.location(),
+                  replacement.recordCount(),
+                  file.rows() - matched,
+                  matched,
+                  file.rows()));
+        }
+        added.computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>()).add(replacement);
         rewritten++;
       }
       if (removed.isEmpty()) {
@@ -170,7 +182,7 @@ public final class RowDeletion {
               + e.getMessage()
               + ")",
           e);
-    } catch (ConflictException e) {
+    } catch (ConflictException | CommitFailedException e) {
       writer.deleteAll(written, e);
       throw e;
     } catch (RuntimeException e) {
