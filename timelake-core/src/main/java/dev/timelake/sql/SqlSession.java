@@ -151,6 +151,11 @@ public final class SqlSession implements AutoCloseable {
     if (!(statement instanceof Select)) {
       return Optional.empty();
     }
+    try {
+      expandViews(statement);
+    } catch (TimelakeException e) {
+      return Optional.empty(); // running it says what is wrong
+    }
     try (java.sql.PreparedStatement prepared = client.prepare(plan(statement).sql())) {
       java.sql.ResultSetMetaData metadata = prepared.getMetaData();
       List<dev.timelake.ResultColumn> columns = new ArrayList<>();
@@ -697,7 +702,7 @@ public final class SqlSession implements AutoCloseable {
    * against the snapshot pinned for the statement, the same ones routing decided on.
    */
   private PlannedStatement plan(Statement statement) {
-    expandViews(statement);
+    // Views are expanded by the caller, once, before any fast path looks at the statement.
     PinnedTables tables = new PinnedTables(catalog);
     ConstantEvaluator constants = new ConstantEvaluator(client);
     List<String> explanation = new ArrayList<>();
@@ -751,6 +756,7 @@ public final class SqlSession implements AutoCloseable {
         Role.WRITE,
         table.name(),
         (kind == StatementKind.UPSERT ? "INSERT OR REPLACE INTO " : "INSERT INTO ") + table.name());
+    expandViews(select);
     PlannedStatement planned = plan(select);
     String source = planned.sql();
     List<String> names = insertColumns(table, columns, source);
@@ -1296,6 +1302,7 @@ public final class SqlSession implements AutoCloseable {
     if (access.isPresent() && !access.get().namespaces().isEmpty()) {
       refuseFileReads(dev.timelake.read.FunctionCalls.rewrite(rows, call -> {}));
     }
+    expandViews(rows);
     PlannedStatement planned = plan(rows);
     PinnedTable pinned = planned.tables().require(name);
     long deleted =
