@@ -117,6 +117,12 @@ final class OrphanFiles {
     // (with hundreds of snapshots the repeated reads were most of a maintenance run).
     java.util.Map<String, ManifestFile> manifests = new java.util.LinkedHashMap<>();
     for (Snapshot snapshot : table.snapshots()) {
+      // A DELETE's record of the rows it removed: read by refreshes while its snapshot is kept.
+      String deletedRows =
+          snapshot.summary().get(dev.timelake.table.SnapshotSummaries.DELETED_ROWS_FILE);
+      if (deletedRows != null) {
+        paths.add(normalize(deletedRows));
+      }
       for (ManifestFile manifest : snapshot.allManifests(table.io())) {
         manifests.putIfAbsent(manifest.path(), manifest);
       }

@@ -51,7 +51,12 @@ public record RefreshPlan(
               + window
                   .cellsFrom()
                   .map(files -> ", the cells of " + files.size() + " changed files")
-                  .orElse(", every cell"));
+                  .orElse(", every cell")
+              + (window.deleted().isEmpty()
+                  ? ""
+                  : "; the cells of rows "
+                      + window.deleted().size()
+                      + " DELETE commits removed are emptied first"));
     }
     if (isUpToDate()) {
       lines.add(rollup + ": up to date with raw snapshot " + rawSnapshotId);

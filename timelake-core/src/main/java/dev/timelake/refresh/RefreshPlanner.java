@@ -6,6 +6,7 @@ import dev.timelake.read.PlannedFile;
 import dev.timelake.read.ScanPlanner;
 import dev.timelake.rollup.Rollup;
 import dev.timelake.rollup.RollupChanges;
+import dev.timelake.table.DeletedRows;
 import dev.timelake.time.BucketGrid;
 import dev.timelake.time.IntervalSet;
 import java.util.ArrayList;
@@ -33,15 +34,29 @@ public final class RefreshPlanner {
   /** Plans a refresh of {@code rollup} to the raw snapshot pinned in {@code raw}. */
   public static RefreshPlan plan(Rollup rollup, PinnedTable raw) {
     List<String> reasons = new ArrayList<>();
-    boolean rebuild = RollupChanges.isRolledBack(rollup, raw);
+    boolean rolledBack = RollupChanges.isRolledBack(rollup, raw);
+    RollupChanges.Deletions deletions =
+        rolledBack ? RollupChanges.Deletions.NONE : RollupChanges.deletionsSince(rollup, raw);
+    boolean rebuild = rolledBack || deletions.unknown().isPresent();
     long recordedSequence = rebuild ? -1 : rollup.sourceSequence();
-    if (rebuild) {
+    if (rolledBack) {
       reasons.add(
           rollup.name()
               + ": the raw table was rolled back past the recorded snapshot "
               + rollup.sourceSnapshot()
               + "; emptied and computed again");
     }
+    deletions
+        .unknown()
+        .ifPresent(
+            why ->
+                reasons.add(
+                    rollup.name()
+                        + ": the rows DELETEs removed since the recorded snapshot "
+                        + rollup.sourceSnapshot()
+                        + " cannot be told ("
+                        + why
+                        + "); emptied and computed again"));
     List<PlannedFile> rawFiles = ScanPlanner.liveFiles(raw);
     List<PlannedFile> changed = RollupChanges.changedFiles(rawFiles, recordedSequence);
     BucketGrid grid = rollup.grid();
@@ -53,7 +68,7 @@ public final class RefreshPlanner {
             rollup.name(), file.location(), raw.name());
       }
     }
-    IntervalSet buckets = RollupChanges.spans(changed).alignOutward(grid);
+    IntervalSet buckets = RollupChanges.spans(changed).union(deletions.spans()).alignOutward(grid);
     if (recordedSequence >= 0) {
       // A bucket that begins before the raw table's oldest partition lost rows to retention: the
       // rollup keeps its complete value rather than one recomputed from what is left.
@@ -69,7 +84,7 @@ public final class RefreshPlanner {
       // another bucket than its own: the cells the changed files hold are not all that changed.
       boolean everyCell = recordedSequence < 0 || raw.contract().replacesWithinInterval();
       for (IntervalSet window : buckets.split(MAX_WINDOW_MICROS, grid)) {
-        windows.add(window(window, changed, rawFiles, everyCell, grid));
+        windows.add(window(window, changed, rawFiles, deletions, everyCell, grid));
       }
       reasons.add(
           rollup.name()
@@ -77,6 +92,9 @@ public final class RefreshPlanner {
               + changed.size()
               + " raw files committed after sequence number "
               + recordedSequence
+              + (deletions.deleted().isEmpty()
+                  ? ""
+                  : " and rows removed by " + deletions.deleted().size() + " DELETE commits")
               + " touch "
               + buckets.bucketCount(grid)
               + " buckets of "
@@ -98,17 +116,24 @@ public final class RefreshPlanner {
       IntervalSet window,
       List<PlannedFile> changed,
       List<PlannedFile> rawFiles,
+      RollupChanges.Deletions deletions,
       boolean everyCell,
       BucketGrid grid) {
+    List<DeletedRows> deleted = new ArrayList<>();
+    for (DeletedRows rows : deletions.deleted()) {
+      if (!IntervalSet.of(List.of(rows.span())).alignOutward(grid).intersect(window).isEmpty()) {
+        deleted.add(rows);
+      }
+    }
     if (everyCell) {
-      return new RefreshWindow(window, Optional.empty());
+      return new RefreshWindow(window, Optional.empty(), deleted);
     }
     List<PlannedFile> inWindow = overlapping(changed, window, grid);
     long changedRows = RollupChanges.rows(inWindow);
     long windowRows = RollupChanges.rows(overlapping(rawFiles, window, grid));
     return changedRows * 2 > windowRows
-        ? new RefreshWindow(window, Optional.empty())
-        : new RefreshWindow(window, Optional.of(inWindow));
+        ? new RefreshWindow(window, Optional.empty(), deleted)
+        : new RefreshWindow(window, Optional.of(inWindow), deleted);
   }
 
   private static List<PlannedFile> overlapping(

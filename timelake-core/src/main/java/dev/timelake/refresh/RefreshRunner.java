@@ -56,6 +56,9 @@ final class RefreshRunner {
   /** The temporary table holding a window's changed cells. */
   private static final String CELLS = "__tl_refresh_cells";
 
+  /** The temporary table holding the cells a window removes before it appends. */
+  private static final String REMOVED = "__tl_refresh_removed";
+
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final Consumer<String> progress;
@@ -120,7 +123,7 @@ final class RefreshRunner {
                     + ")",
                 record,
                 now,
-                java.util.OptionalLong.empty(),
+                Optional.empty(),
                 "window " + (index + 1) + " of " + plan.windows().size()));
   }
 
@@ -208,6 +211,10 @@ final class RefreshRunner {
       route.explanation().forEach(line -> explanation.add(window + line));
       AppendResult result;
       try {
+        long removed = removeDeletedCells(rollup, raw, windows.get(i), oldRecord);
+        if (removed > 0) {
+          explanation.add(window + "removed " + removed + " cells whose raw rows were deleted");
+        }
         result = windowAppend.append(i, route, last ? record : oldRecord);
       } catch (QueryFailedException e) {
         throw new QueryFailedException(
@@ -257,9 +264,17 @@ final class RefreshRunner {
             Optional.of(rollup.name()));
     RouteCandidates weighed = new RouteCandidates(raw);
     RouteDecision decision = RoutePlanner.plan(shape, weighed.facts(), weighed.of(sources));
-    return decision
-        .plan()
-        .orElseGet(() -> RoutePlanner.rawOnly(shape, weighed.facts(), decision.explanation()));
+    RoutePlan plan =
+        decision
+            .plan()
+            .orElseGet(() -> RoutePlanner.rawOnly(shape, weighed.facts(), decision.explanation()));
+    if (plan.parts().isEmpty() && plan.rawIntervals().isEmpty()) {
+      // The raw table has no rows left in the window (a DELETE emptied it): its query reads the
+      // raw table there all the same, finds nothing, and the window gives no row.
+      return new RoutePlan(
+          shape, plan.rawSnapshotId(), List.of(), window.buckets(), false, plan.considered());
+    }
+    return plan;
   }
 
   /** The distinct calls of the rollup's stored aggregates, in order. */
@@ -275,11 +290,25 @@ final class RefreshRunner {
 
   /**
    * What is done with a window's rows: {@code sql} computes them; {@code cells}, when the window
-   * recomputes only changed cells, is how many of them lie in the window, each of which must give
-   * exactly one row.
+   * recomputes only changed cells, is how many rows they must give.
    */
   private interface WindowRows<T> {
-    T use(String sql, java.util.OptionalLong cells);
+    T use(String sql, Optional<CellCount> cells);
+  }
+
+  /**
+   * The rows a window of changed cells must give: one per cell a changed file holds, and at most
+   * one more per cell only deleted rows were in (it gives none when they were its last).
+   */
+  private record CellCount(long least, long most) {
+    boolean admits(long rows) {
+      return rows >= least && rows <= most;
+    }
+
+    @Override
+    public String toString() {
+      return least == most ? Long.toString(least) : least + " to " + most;
+    }
   }
 
   /**
@@ -294,8 +323,12 @@ final class RefreshRunner {
       RefreshWindow window,
       WindowRows<T> use) {
     String time = raw.contract().timeColumn().orElseThrow();
-    Optional<Cells> cells =
-        window.cellsFrom().map(files -> cells(files, rollup, time, raw.table().files()));
+    Optional<CellCount> counted = Optional.empty();
+    Optional<Cells> cells = Optional.empty();
+    if (window.cellsFrom().isPresent()) {
+      counted = Optional.of(cells(window, rollup, time, raw.table().files()));
+      cells = Optional.of(listed(rollup, CELLS));
+    }
     try {
       RenderedRoute rendered =
           RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells));
@@ -307,11 +340,7 @@ final class RefreshRunner {
       if (cells.isPresent() && rendered.rawTable().isPresent()) {
         rewriter.pushDown(rendered.rawTable().get(), cellFilter(cells.get(), rollup, time));
       }
-      java.util.OptionalLong expected =
-          cells.isPresent()
-              ? java.util.OptionalLong.of(cellsIn(window.buckets()))
-              : java.util.OptionalLong.empty();
-      return use.use(rewriter.rewrite(rows(rollup, route, rendered)), expected);
+      return use.use(rewriter.rewrite(rows(rollup, route, rendered)), counted);
     } finally {
       if (cells.isPresent()) {
         connection.execute("DROP TABLE IF EXISTS temp." + CELLS);
@@ -319,8 +348,16 @@ final class RefreshRunner {
     }
   }
 
-  /** Changed cells whose bucket lies in {@code buckets}, from the window's cells table. */
-  private long cellsIn(dev.timelake.time.IntervalSet buckets) {
+  /** Cells of the temporary table {@code cells} whose bucket lies in {@code buckets}. */
+  private long cellsIn(String cells, dev.timelake.time.IntervalSet buckets) {
+    return ((Number)
+            connection.scalar(
+                "SELECT count(*) FROM temp." + cells + " WHERE " + inBuckets(buckets)))
+        .longValue();
+  }
+
+  /** A condition on a cells table: the cell's bucket lies in {@code buckets}. */
+  private static String inBuckets(dev.timelake.time.IntervalSet buckets) {
     List<String> ranges = new ArrayList<>();
     for (dev.timelake.time.TimeInterval interval : buckets.intervals()) {
       List<String> bounds = new ArrayList<>();
@@ -332,9 +369,7 @@ final class RefreshRunner {
       }
       ranges.add(bounds.isEmpty() ? "true" : "(" + String.join(" AND ", bounds) + ")");
     }
-    String where = ranges.isEmpty() ? "false" : String.join(" OR ", ranges);
-    return ((Number) connection.scalar("SELECT count(*) FROM temp." + CELLS + " WHERE " + where))
-        .longValue();
+    return ranges.isEmpty() ? "false" : String.join(" OR ", ranges);
   }
 
   /**
@@ -346,20 +381,20 @@ final class RefreshRunner {
       String sql,
       Map<String, String> record,
       Instant now,
-      java.util.OptionalLong cells,
+      Optional<CellCount> cells,
       String window) {
     LoadedTable target = catalog.require(rollup.name());
     try (PendingAppend pending = new PendingAppend(target, connection)) {
       long rows = pending.add(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL), now);
-      if (cells.isPresent() && rows != cells.getAsLong()) {
+      if (cells.isPresent() && !cells.get().admits(rows)) {
         throw new dev.timelake.CommitFailedException(
             String.format(
-                "Cannot commit the refresh of rollup %s (%s): the raw data changed %d cells of"
-                    + " the window but the refresh computed %d rows, one per cell expected;"
+                "Cannot commit the refresh of rollup %s (%s): the raw data changed cells of the"
+                    + " window that must give %s rows but the refresh computed %d;"
                     + " nothing of the window was committed and the rollup keeps its record, so"
                     + " queries read raw data where it is behind. This is a bug in Timelake:"
                     + " please report it with the rollup's and %s's snapshot history",
-                rollup.name(), window, cells.getAsLong(), rows, rollup.source()));
+                rollup.name(), window, cells.get(), rows, rollup.source()));
       }
       return pending.commit("rollup-refresh", Optional.empty(), record, progress);
     }
@@ -387,10 +422,46 @@ final class RefreshRunner {
   }
 
   /**
-   * The (keys…, bucket) cells the changed files hold, kept in a temporary table of the connection
-   * for the window: every part of the window's query, and every raw file read, is limited to them.
+   * The window's (keys…, bucket) cells — those its changed files hold, and those rows DELETEs
+   * removed were in — kept in a temporary table of the connection for the window: every part of the
+   * window's query, and every raw file read, is limited to them.
    */
-  private Cells cells(List<PlannedFile> files, Rollup rollup, String time, LakeFileIO io) {
+  private CellCount cells(RefreshWindow window, Rollup rollup, String time, LakeFileIO io) {
+    List<String> changed =
+        window.cellsFrom().orElseThrow().stream().map(PlannedFile::location).toList();
+    List<String> deleted = deletedRowFiles(window);
+    long least = 0;
+    if (changed.isEmpty()) {
+      createCells(CELLS, io.localPaths(deleted), rollup, time);
+    } else {
+      createCells(CELLS, io.localPaths(changed), rollup, time);
+      least = cellsIn(CELLS, window.buckets());
+      if (!deleted.isEmpty()) {
+        connection.execute(
+            "INSERT INTO temp."
+                + CELLS
+                + " "
+                + cellsOf(io.localPaths(deleted), rollup, time)
+                + " EXCEPT SELECT * FROM temp."
+                + CELLS);
+      }
+    }
+    return new CellCount(least, cellsIn(CELLS, window.buckets()));
+  }
+
+  /** The files of the rows the window's DELETEs removed. */
+  private static List<String> deletedRowFiles(RefreshWindow window) {
+    return window.deleted().stream().map(rows -> rows.file().orElseThrow()).distinct().toList();
+  }
+
+  /** Creates the temporary table {@code name} of the distinct cells the files' rows are in. */
+  private void createCells(String name, List<String> paths, Rollup rollup, String time) {
+    connection.execute(
+        "CREATE OR REPLACE TEMPORARY TABLE " + name + " AS " + cellsOf(paths, rollup, time));
+  }
+
+  /** The distinct (keys…, bucket) cells of the rows of the Parquet files at {@code paths}. */
+  private static PlainSelect cellsOf(List<String> paths, Rollup rollup, String time) {
     BucketGrid grid = rollup.grid();
     PlainSelect select = new PlainSelect();
     select.setDistinct(new Distinct());
@@ -404,16 +475,67 @@ final class RefreshRunner {
                 grid.widthMicros(),
                 grid.originMicros()),
             Cells.BUCKET));
-    select.setFromItem(
-        SyntaxTrees.readParquet(io.localPaths(files.stream().map(PlannedFile::location).toList())));
-    connection.execute("CREATE OR REPLACE TEMPORARY TABLE " + CELLS + " AS " + select);
+    select.setFromItem(SyntaxTrees.readParquet(paths));
+    return select;
+  }
+
+  /** The cells of the temporary table {@code name}. */
+  private static Cells listed(Rollup rollup, String name) {
     PlainSelect listed = new PlainSelect();
     for (String key : rollup.keys()) {
       listed.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(key), key));
     }
     listed.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(Cells.BUCKET), Cells.BUCKET));
-    listed.setFromItem(new net.sf.jsqlparser.schema.Table("temp", CELLS));
+    listed.setFromItem(new net.sf.jsqlparser.schema.Table("temp", name));
     return new Cells(rollup.keys(), listed);
+  }
+
+  /**
+   * Removes from the rollup, copy-on-write, its rows of the window's cells that rows DELETEs
+   * removed were in (every copy), committed with {@code record}: the window's rows appended next
+   * put back those that still have raw rows, so one left without disappears. Returns how many cells
+   * were removed.
+   */
+  private long removeDeletedCells(
+      Rollup rollup, PinnedTable raw, RefreshWindow window, Map<String, String> record) {
+    if (window.deleted().isEmpty()) {
+      return 0;
+    }
+    LoadedTable target = catalog.require(rollup.name());
+    PinnedTable pinned = PinnedTable.current(target);
+    List<PlannedFile> stored = dev.timelake.read.ScanPlanner.liveFiles(pinned);
+    if (stored.isEmpty()) {
+      return 0;
+    }
+    String time = raw.contract().timeColumn().orElseThrow();
+    LakeFileIO io = raw.table().files();
+    createCells(REMOVED, io.localPaths(deletedRowFiles(window)), rollup, time);
+    try {
+      List<String> same = new ArrayList<>();
+      for (String key : rollup.keys()) {
+        String column = dev.timelake.engine.SqlText.identifier(key);
+        same.add("__tl_row." + column + " IS NOT DISTINCT FROM __tl_cell." + column);
+      }
+      same.add(
+          "epoch_us(__tl_row."
+              + dev.timelake.engine.SqlText.identifier(rollup.bucketColumn())
+              + ") = __tl_cell."
+              + Cells.BUCKET);
+      String rows =
+          "SELECT __tl_row.* FROM "
+              + dev.timelake.read.ScanSql.readParquet(target.contract(), stored, target.files())
+              + " AS __tl_row SEMI JOIN (SELECT * FROM temp."
+              + REMOVED
+              + " WHERE "
+              + inBuckets(window.buckets())
+              + ") AS __tl_cell ON "
+              + String.join(" AND ", same);
+      return new dev.timelake.write.RowDeletion(target, connection)
+          .delete(rows, pinned, List.of(), record)
+          .rows();
+    } finally {
+      connection.execute("DROP TABLE IF EXISTS temp." + REMOVED);
+    }
   }
 
   /** The cells as a filter on a raw file's own (unqualified) key and time columns. */

@@ -88,6 +88,14 @@ public record Rollup(
     return record(SnapshotSummaries.ROLLUP_SOURCE_PENDING);
   }
 
+  /**
+   * True when a DELETE of raw rows changes the buckets they were in ({@code rollup-follow-deletes},
+   * default true); false: the rollup keeps what deleted rows contributed, as for retention.
+   */
+  public boolean followsDeletes() {
+    return contract().isEnabled(Settings.ROLLUP_FOLLOW_DELETES);
+  }
+
   private long record(String key) {
     return Long.parseLong(table.summary(key).orElse("-1"));
   }

@@ -2,11 +2,15 @@ package dev.timelake.rollup;
 
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.read.PlannedFile;
+import dev.timelake.table.DeletedRows;
+import dev.timelake.table.Settings;
 import dev.timelake.time.IntervalSet;
 import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -34,6 +38,69 @@ public final class RollupChanges {
         && raw.snapshotId() >= 0
         && raw.table().iceberg().snapshot(snapshot) != null
         && !SnapshotUtil.isAncestorOf(raw.table().iceberg(), raw.snapshotId(), snapshot);
+  }
+
+  /**
+   * The rows DELETEs removed from the raw table after the rollup's record, as their commits record
+   * them; none for a rollup that does not follow deletes or reflects nothing yet. {@code unknown}
+   * says why they cannot be told when the raw history since the record has expired (and the table
+   * has had a DELETE) or a DELETE recorded no file of the rollup's grouping columns: the rollup is
+   * then computed again from scratch.
+   */
+  public record Deletions(List<DeletedRows> deleted, Optional<String> unknown) {
+    public Deletions {
+      deleted = List.copyOf(deleted);
+    }
+
+    /** No rows deleted. */
+    public static final Deletions NONE = new Deletions(List.of(), Optional.empty());
+
+    /** The instants the removed rows span. */
+    public IntervalSet spans() {
+      return IntervalSet.of(deleted.stream().map(DeletedRows::span).toList());
+    }
+  }
+
+  /** What DELETEs removed from {@code raw} after {@code rollup}'s record; see {@link Deletions}. */
+  public static Deletions deletionsSince(Rollup rollup, PinnedTable raw) {
+    long recorded = rollup.sourceSequence();
+    if (!rollup.followsDeletes() || recorded < 0 || raw.snapshotId() < 0) {
+      return Deletions.NONE;
+    }
+    org.apache.iceberg.Table table = raw.table().iceberg();
+    List<String> needed = new ArrayList<>(rollup.keys());
+    raw.contract().timeColumn().ifPresent(needed::add);
+    List<DeletedRows> deleted = new ArrayList<>();
+    Snapshot snapshot = table.snapshot(raw.snapshotId());
+    while (snapshot != null && snapshot.sequenceNumber() > recorded) {
+      Optional<DeletedRows> rows = DeletedRows.of(snapshot);
+      if (rows.isPresent()) {
+        if (!rows.get().holds(needed)) {
+          return new Deletions(
+              List.of(),
+              Optional.of(
+                  "the DELETE of raw snapshot "
+                      + snapshot.snapshotId()
+                      + " recorded no cells for its grouping columns"));
+        }
+        deleted.add(rows.get());
+      }
+      Long parent = snapshot.parentId();
+      if (parent == null) {
+        break;
+      }
+      Snapshot older = table.snapshot(parent);
+      if (older == null && table.properties().containsKey(Settings.LAST_DELETE.propertyKey())) {
+        return new Deletions(
+            List.of(),
+            Optional.of(
+                "raw snapshots since the recorded one expired and "
+                    + raw.name()
+                    + " has had DELETEs, which they may hold"));
+      }
+      snapshot = older;
+    }
+    return new Deletions(deleted, Optional.empty());
   }
 
   /** The files of {@code rawFiles} committed after sequence number {@code recordedSequence}. */

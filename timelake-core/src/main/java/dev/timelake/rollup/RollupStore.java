@@ -192,6 +192,7 @@ public final class RollupStore {
     return switch (option.toLowerCase(Locale.ROOT).replace('-', '_')) {
       case "chunk_interval" -> "chunk";
       case "refresh_interval" -> "rollup-refresh-interval";
+      case "follow_deletes" -> "rollup-follow-deletes";
       default -> option;
     };
   }

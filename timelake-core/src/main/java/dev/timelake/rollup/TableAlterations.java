@@ -52,9 +52,9 @@ public final class TableAlterations {
   }
 
   /**
-   * {@code TRUNCATE name}: every row removed in one commit; the table's rollups are emptied before
-   * it (they reflect nothing until their next refresh, and routing answers from raw data
-   * meanwhile). Returns the rows the table's files held.
+   * {@code TRUNCATE name}: every row removed in one commit; the table's rollups that follow deletes
+   * are emptied before it (they reflect nothing until their next refresh, and routing answers from
+   * raw data meanwhile), the others keep their rows. Returns the rows the table's files held.
    */
   public static long truncate(LakeCatalog catalog, TableName name) {
     LoadedTable table = catalog.require(name);
@@ -65,7 +65,7 @@ public final class TableAlterations {
               + " rollups are emptied with it) or drop the rollup (DROP MATERIALIZED ROLLUP %s)",
           name, rollup.get().source(), rollup.get().source(), name);
     }
-    emptyRollupsOf(catalog, table, "truncate");
+    emptyRollupsOf(catalog, table, "truncate", Rollup::followsDeletes);
     return catalog.truncate(name);
   }
 
@@ -84,7 +84,7 @@ public final class TableAlterations {
               + " one of its own); kept snapshots: %s",
           name, snapshotId, table.keptSnapshots());
     }
-    emptyRollupsOf(catalog, table, "rollback");
+    emptyRollupsOf(catalog, table, "rollback", rollup -> true);
     try {
       table.iceberg().manageSnapshots().setCurrentSnapshot(snapshotId).commit();
     } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
@@ -111,13 +111,37 @@ public final class TableAlterations {
   }
 
   /**
-   * Empties the table's rollups before rows of it go: each records that it reflects nothing, so
-   * routing stops using it at once and its next refresh rebuilds it from what is left.
+   * The columns a DELETE from {@code table} records of the rows it removes, so the next refresh of
+   * each of its rollups that follow deletes recomputes only the cells they were in: those rollups'
+   * grouping columns and the time column; none when no rollup follows deletes.
    */
-  public static void emptyRollupsOf(LakeCatalog catalog, LoadedTable table, String operation) {
+  public static List<String> deletedRowColumns(LakeCatalog catalog, LoadedTable table) {
+    java.util.Set<String> columns = new java.util.LinkedHashSet<>();
+    for (Rollup dependent : RollupStore.rollupsOf(catalog, table)) {
+      if (dependent.followsDeletes()) {
+        columns.addAll(dependent.keys());
+      }
+    }
+    if (columns.isEmpty()) {
+      return List.of();
+    }
+    table.contract().timeColumn().ifPresent(columns::add);
+    return List.copyOf(columns);
+  }
+
+  /**
+   * Empties the table's rollups that {@code affected} selects before rows of it go: each records
+   * that it reflects nothing, so routing stops using it at once and its next refresh rebuilds it
+   * from what is left.
+   */
+  private static void emptyRollupsOf(
+      LakeCatalog catalog,
+      LoadedTable table,
+      String operation,
+      java.util.function.Predicate<Rollup> affected) {
     for (Rollup dependent : RollupStore.rollupsOf(catalog, table)) {
       LoadedTable stored = catalog.require(dependent.name());
-      if (stored.iceberg().currentSnapshot() != null) {
+      if (affected.test(dependent) && stored.iceberg().currentSnapshot() != null) {
         RollupStore.emptying(stored, operation).commit();
       }
     }

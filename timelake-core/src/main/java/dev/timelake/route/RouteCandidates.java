@@ -44,6 +44,7 @@ public final class RouteCandidates {
     long rows = RollupChanges.rows(files);
     long rawRows = RollupChanges.rows(rawFiles);
     double perRow = rows == 0 ? 0 : (double) rawRows / rows;
+    RollupChanges.Deletions deletions = RollupChanges.deletionsSince(rollup, raw);
     return new RouteCandidate(
         rollup.name(),
         rollup.keys(),
@@ -52,12 +53,12 @@ public final class RouteCandidates {
         rollup.aggregates(),
         rows,
         perRow,
-        usable(rollup, files),
+        usable(rollup, files, deletions),
         rollup.table().snapshotId(),
-        unusable(rollup));
+        unusable(rollup, deletions));
   }
 
-  private Optional<String> unusable(Rollup rollup) {
+  private Optional<String> unusable(Rollup rollup, RollupChanges.Deletions deletions) {
     if (rollup.sourceSnapshot() < 0) {
       return Optional.of("is not refreshed yet");
     }
@@ -67,14 +68,22 @@ public final class RouteCandidates {
               + rollup.sourceSnapshot()
               + ", which the raw table was rolled back past; its next refresh rebuilds it");
     }
+    if (deletions.unknown().isPresent()) {
+      return Optional.of(
+          "cannot tell which of its buckets rows deleted since its refresh were in ("
+              + deletions.unknown().get()
+              + "); its next refresh rebuilds it");
+    }
     return Optional.empty();
   }
 
   /**
    * The buckets at or after the start of both tables' oldest live partition (older rows are gone
-   * from one of them) that no raw file committed after the refresh touches.
+   * from one of them) that no raw file committed after the refresh touches, nor a row a DELETE
+   * removed after it was in.
    */
-  private IntervalSet usable(Rollup rollup, List<PlannedFile> rollupFiles) {
+  private IntervalSet usable(
+      Rollup rollup, List<PlannedFile> rollupFiles, RollupChanges.Deletions deletions) {
     BucketGrid grid = rollup.grid();
     OptionalLong rawStart = RollupChanges.dataStart(rawFiles, raw.contract().partitioning());
     OptionalLong rollupStart =
@@ -85,6 +94,7 @@ public final class RouteCandidates {
     long start = grid.ceil(Math.max(rawStart.getAsLong(), rollupStart.getAsLong()));
     IntervalSet changed =
         RollupChanges.spans(RollupChanges.changedFiles(rawFiles, rollup.sourceSequence()))
+            .union(deletions.spans())
             .alignOutward(grid);
     return IntervalSet.of(start, Long.MAX_VALUE).subtract(changed);
   }

@@ -1312,9 +1312,7 @@ public final class SqlSession implements AutoCloseable {
                     .delete(
                         planned.sql(),
                         pinned,
-                        () ->
-                            dev.timelake.rollup.TableAlterations.emptyRollupsOf(
-                                catalog, table, "delete"))
+                        dev.timelake.rollup.TableAlterations.deletedRowColumns(catalog, table))
                     .rows());
     return StatementOutcome.wrote(
         StatementKind.DELETE,

@@ -279,6 +279,26 @@ public final class Settings {
           "0.1",
           "On a rollup: inline maintenance after an append to its raw table refreshes it once its"
               + " last refresh is older than this; off: only REFRESH and maintain do.");
+  public static final Setting ROLLUP_FOLLOW_DELETES =
+      declare(
+          "rollup-follow-deletes",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(CREATE, TABLE),
+          "0.8",
+          "On a rollup: a DELETE of raw rows changes the buckets they were in (recomputed by the next"
+              + " refresh, read from raw data until then; a bucket left without rows disappears);"
+              + " false: the rollup keeps what the deleted rows contributed, as it does for"
+              + " retention.");
+  public static final Setting LAST_DELETE =
+      declare(
+          "last-delete",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.8",
+          "On a table: when a DELETE last removed rows from it (ms since the epoch), so a refresh"
+              + " whose history since its record expired knows it may have missed one. Managed.");
   public static final Setting ROLLUPS =
       declare(
           "rollups",

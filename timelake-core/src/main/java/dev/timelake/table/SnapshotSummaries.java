@@ -44,6 +44,22 @@ public final class SnapshotSummaries {
   /** The operation of a DELETE's commits: files rewritten without the deleted rows. */
   public static final String DELETE_OPERATION = "delete";
 
+  /** On a DELETE's commits: the first µs of time of the rows it removed. */
+  public static final String DELETED_TIME_MIN = "timelake.deleted-time-min";
+
+  /** On a DELETE's commits: the last µs of time of the rows it removed. */
+  public static final String DELETED_TIME_MAX = "timelake.deleted-time-max";
+
+  /**
+   * On a DELETE's commits, when the table had rollups that follow deletes: a Parquet file in the
+   * table's metadata folder holding the distinct (grouping columns…, time) of the rows it removed,
+   * so a refresh recomputes just the cells they were in.
+   */
+  public static final String DELETED_ROWS_FILE = "timelake.deleted-rows-file";
+
+  /** On a DELETE's commits: the columns of that file, as a JSON array of names. */
+  public static final String DELETED_ROWS_COLUMNS = "timelake.deleted-rows-columns";
+
   /**
    * True when {@code snapshot} moved rows between files without removing any (a compaction):
    * Iceberg's replace operation, except a DELETE's rewrites, which Iceberg also calls replace.

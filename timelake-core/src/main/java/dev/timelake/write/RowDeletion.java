@@ -12,9 +12,11 @@ import dev.timelake.read.ScanPlanner;
 import dev.timelake.read.ScanSql;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.table.TableContract;
+import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RewriteFiles;
@@ -30,6 +32,7 @@ import org.apache.iceberg.Transaction;
  */
 public final class RowDeletion {
   private static final String KEY = "__tl_k";
+  private static final String KEYS = "__tl_delete_keys";
 
   private final LoadedTable table;
   private final EngineConnection connection;
@@ -48,54 +51,162 @@ public final class RowDeletion {
 
   /**
    * The relation's rows name the keys to remove (it has the table's columns, as the reader sees
-   * them at {@code pinned}); their every copy is removed. {@code beforeCommit} runs once the files
-   * are written, just before the commit, when there is something to commit.
+   * them at {@code pinned}); their every copy is removed. The commits record the time span of the
+   * removed rows and, when {@code recordedColumns} (grouping columns of the table's rollups and the
+   * time column) are given, a file of their distinct values in the removed rows, from which a
+   * refresh knows which of its cells lost rows.
    */
-  public Result delete(String rows, PinnedTable pinned, Runnable beforeCommit) {
+  public Result delete(String rows, PinnedTable pinned, List<String> recordedColumns) {
+    return delete(rows, pinned, recordedColumns, Map.of());
+  }
+
+  /** Like {@link #delete(String, PinnedTable, List)}, the commits also carrying {@code summary}. */
+  public Result delete(
+      String rows, PinnedTable pinned, List<String> recordedColumns, Map<String, String> summary) {
     TableContract contract = table.contract();
-    String keys = "__tl_delete_keys";
     List<String> keyExpressions = keyExpressions(contract);
+    List<String> columns = new ArrayList<>(keyExpressions);
     List<String> selected = new ArrayList<>();
     for (int i = 0; i < keyExpressions.size(); i++) {
       selected.add(keyExpressions.get(i) + " AS " + KEY + i);
     }
-    connection.execute("DROP TABLE IF EXISTS " + keys);
+    List<String> wanted = new ArrayList<>(recordedColumns);
+    contract.timeColumn().ifPresent(wanted::add);
+    for (String column : wanted) {
+      String identifier = SqlText.identifier(column);
+      if (!columns.contains(identifier)) {
+        selected.add(identifier + " AS " + KEY + columns.size());
+        columns.add(identifier);
+      }
+    }
+    connection.execute("DROP TABLE IF EXISTS " + KEYS);
     connection.execute(
         "CREATE TEMPORARY TABLE "
-            + keys
+            + KEYS
             + " AS SELECT DISTINCT "
             + String.join(", ", selected)
             + " FROM ("
             + rows
             + ") AS __tl_rows");
+    List<String> written = new ArrayList<>();
     try {
-      long count = ((Number) connection.scalar("SELECT count(*) FROM " + keys)).longValue();
+      String distinctKeys =
+          columns.size() == keyExpressions.size()
+              ? KEYS
+              : "(SELECT DISTINCT "
+                  + String.join(", ", keyColumns(keyExpressions.size()))
+                  + " FROM "
+                  + KEYS
+                  + ")";
+      long count = ((Number) connection.scalar("SELECT count(*) FROM " + distinctKeys)).longValue();
       if (count == 0) {
         return new Result(0, 0, 0);
       }
-      Result files = rewrite(keys, keyExpressions, pinned, beforeCommit);
+      Map<String, String> record = new java.util.LinkedHashMap<>(summary);
+      Optional<TimeInterval> span = span(columns, contract);
+      span.ifPresent(
+          s -> {
+            record.put(SnapshotSummaries.DELETED_TIME_MIN, Long.toString(s.start()));
+            record.put(SnapshotSummaries.DELETED_TIME_MAX, Long.toString(s.end() - 1));
+          });
+      if (!recordedColumns.isEmpty()) {
+        String location = writeRemovedRows(columns, recordedColumns);
+        written.add(location);
+        record.put(SnapshotSummaries.DELETED_ROWS_FILE, location);
+        record.put(
+            SnapshotSummaries.DELETED_ROWS_COLUMNS,
+            dev.timelake.table.DeletedRows.columnsJson(recordedColumns));
+      }
+      Result files = rewrite(keyExpressions, pinned, span, record, written);
+      if (files.droppedFiles() + files.rewrittenFiles() == 0) {
+        new DataFileWriter(connection, table.iceberg(), contract).deleteAll(written, null);
+      }
       boolean copiesRemovedOnRead = contract.isTimeSeries() && contract.deduplicates();
       return new Result(
           copiesRemovedOnRead ? count : files.rows(), files.droppedFiles(), files.rewrittenFiles());
+    } catch (RuntimeException e) {
+      new DataFileWriter(connection, table.iceberg(), contract).deleteAll(written, e);
+      throw e;
     } finally {
-      connection.execute("DROP TABLE IF EXISTS " + keys);
+      connection.execute("DROP TABLE IF EXISTS " + KEYS);
     }
+  }
+
+  private static List<String> keyColumns(int count) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      names.add(KEY + i);
+    }
+    return names;
+  }
+
+  /** The first and last µs of time of the removed rows, when the table has a time column. */
+  private Optional<TimeInterval> span(List<String> columns, TableContract contract) {
+    if (contract.timeColumn().isEmpty()) {
+      return Optional.empty();
+    }
+    String time = KEY + columns.indexOf(SqlText.identifier(contract.timeColumn().get()));
+    String micros = contract.hasLogicalClock() ? time : "epoch_us(" + time + ")";
+    List<Object> bounds =
+        connection.rows("SELECT min(" + micros + "), max(" + micros + ") FROM " + KEYS).get(0);
+    if (bounds.get(0) == null) {
+      return Optional.empty(); // NULL times: no span to record, the files are all candidates
+    }
+    long max = ((Number) bounds.get(1)).longValue();
+    return Optional.of(
+        new TimeInterval(
+            ((Number) bounds.get(0)).longValue(), max == Long.MAX_VALUE ? max : max + 1));
+  }
+
+  /**
+   * Writes the distinct values of {@code recordedColumns} in the removed rows to a Parquet file in
+   * the table's metadata folder (kept while a snapshot names it, then removed as an orphan).
+   */
+  private String writeRemovedRows(List<String> columns, List<String> recordedColumns) {
+    List<String> items = new ArrayList<>();
+    for (String column : recordedColumns) {
+      String identifier = SqlText.identifier(column);
+      items.add(KEY + columns.indexOf(identifier) + " AS " + identifier);
+    }
+    String location =
+        table.iceberg().location()
+            + "/metadata/deleted-"
+            + java.util.UUID.randomUUID()
+            + ".parquet";
+    table
+        .files()
+        .write(
+            location,
+            path ->
+                connection.execute(
+                    "COPY (SELECT DISTINCT "
+                        + String.join(", ", items)
+                        + " FROM "
+                        + KEYS
+                        + ") TO "
+                        + SqlText.literal(path)
+                        + " (FORMAT parquet)"));
+    return location;
   }
 
   /** The files holding the keys, dropped or written again, committed as one transaction. */
   private Result rewrite(
-      String keys, List<String> keyExpressions, PinnedTable pinned, Runnable beforeCommit) {
+      List<String> keyExpressions,
+      PinnedTable pinned,
+      Optional<TimeInterval> span,
+      Map<String, String> record,
+      List<String> written) {
+    String keys = KEYS;
     DataFileWriter writer = new DataFileWriter(connection, table.iceberg(), table.contract());
     Map<String, DataFile> live = table.liveDataFiles();
     // Per data sequence number, the files replaced and their replacements: one rewrite each.
     Map<Long, List<DataFile>> removed = new TreeMap<>();
     Map<Long, List<DataFile>> added = new TreeMap<>();
-    List<String> written = new ArrayList<>();
     int dropped = 0;
     int rewritten = 0;
     long removedRows = 0;
     try {
-      for (PlannedFile file : candidates(keys, pinned)) {
+      for (PlannedFile file : candidates(pinned, span)) {
         String read = ScanSql.readParquet(table.contract(), List.of(file), table.files());
         String held =
             "SELECT * FROM "
@@ -166,14 +277,21 @@ public final class RowDeletion {
         entry.getValue().forEach(files::deleteFile);
         added.getOrDefault(entry.getKey(), List.of()).forEach(files::addFile);
         files.set(SnapshotSummaries.OPERATION, SnapshotSummaries.DELETE_OPERATION);
+        record.forEach(files::set);
         files.commit();
       }
-      beforeCommit.run();
+      // Recorded with the rows' removal, so a refresh whose history since its record expired
+      // knows a DELETE may have changed its buckets.
+      transaction
+          .updateProperties()
+          .set(
+              dev.timelake.table.Settings.LAST_DELETE.propertyKey(),
+              Long.toString(System.currentTimeMillis()))
+          .commit();
       transaction.commitTransaction();
       return new Result(removedRows, dropped, rewritten);
     } catch (org.apache.iceberg.exceptions.CommitFailedException
         | org.apache.iceberg.exceptions.ValidationException e) {
-      writer.deleteAll(written, e);
       throw new ConflictException(
           "Cannot delete from "
               + table.name()
@@ -183,10 +301,8 @@ public final class RowDeletion {
               + ")",
           e);
     } catch (ConflictException | CommitFailedException e) {
-      writer.deleteAll(written, e);
       throw e;
     } catch (RuntimeException e) {
-      writer.deleteAll(written, e);
       throw new CommitFailedException(
           "Cannot delete from " + table.name() + ": " + e.getMessage() + "; the table is unchanged",
           e);
@@ -204,20 +320,14 @@ public final class RowDeletion {
     return contract.columnNames().stream().map(SqlText::identifier).toList();
   }
 
-  /** The live files that may hold one of the keys: by the keys' time bounds where there are. */
-  private List<PlannedFile> candidates(String keys, PinnedTable pinned) {
+  /** The live files that may hold one of the keys: by the keys' time span where there is one. */
+  private List<PlannedFile> candidates(PinnedTable pinned, Optional<TimeInterval> span) {
     List<PlannedFile> files = ScanPlanner.liveFiles(pinned);
-    TableContract contract = table.contract();
-    if (contract.timeColumn().isEmpty() || contract.replacesWithinInterval()) {
+    if (span.isEmpty() || table.contract().replacesWithinInterval()) {
       return files;
     }
-    String time =
-        KEY + keyExpressions(contract).indexOf(SqlText.identifier(contract.timeColumn().get()));
-    String micros = contract.hasLogicalClock() ? time : "epoch_us(" + time + ")";
-    List<Object> bounds =
-        connection.rows("SELECT min(" + micros + "), max(" + micros + ") FROM " + keys).get(0);
-    long min = ((Number) bounds.get(0)).longValue();
-    long max = ((Number) bounds.get(1)).longValue();
+    long min = span.get().start();
+    long max = span.get().end() - 1;
     List<PlannedFile> overlapping = new ArrayList<>();
     for (PlannedFile file : files) {
       if (file.maxMicros() >= min && file.minMicros() <= max) {
