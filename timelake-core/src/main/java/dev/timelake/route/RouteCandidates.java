@@ -68,6 +68,17 @@ public final class RouteCandidates {
               + rollup.sourceSnapshot()
               + ", which the raw table was rolled back past; its next refresh rebuilds it");
     }
+    if (!rollup.followsDeletes()
+        && raw.table()
+            .iceberg()
+            .properties()
+            .containsKey(dev.timelake.table.Settings.LAST_DELETE.propertyKey())) {
+      return Optional.of(
+          "keeps what rows DELETEs removed from "
+              + raw.name()
+              + " contributed (follow_deletes = false), so it no longer answers as raw data does;"
+              + " read it by name");
+    }
     if (deletions.unknown().isPresent()) {
       return Optional.of(
           "cannot tell which of its buckets rows deleted since its refresh were in ("

@@ -86,6 +86,12 @@ class RollupAfterDeleteTest extends WithLakeSession {
         .containsExactly(List.of(2L, 288L));
     assertThat(rows("SELECT count(*) FROM iot.r_1h WHERE device = 'a'"))
         .containsExactly(List.of(0L));
+    String daily =
+        "SELECT device, time_bucket(INTERVAL '1 day', time) AS day, count(*) FROM iot.r GROUP BY"
+            + " ALL";
+    assertThat(lines("EXPLAIN " + daily))
+        .anyMatch(line -> line.contains("iot.r_kept_1d") && line.contains("follow_deletes"));
+    assertRoutedEqualsRaw(daily);
 
     run("TRUNCATE iot.r");
     run("REFRESH MATERIALIZED ROLLUP iot.r_kept_1d");
