@@ -47,6 +47,7 @@ class RollupVerifyTest {
   private static final TableName TEN_MINUTES = TableName.parse("iot.r_10m");
   private static final TableName HOURLY = TableName.parse("iot.r_1h");
   private static final TableName EDGES = TableName.parse("iot.r_edges");
+  private static final TableName WEEKLY = TableName.parse("iot.r_1w");
   private static final String STATISTICS =
       "avg(value) AS mean, min(value) AS low, max(value) AS high, count(*) AS n, sum(value) AS"
           + " total";
@@ -324,6 +325,23 @@ class RollupVerifyTest {
       }
       assertThat(sampledGhost).isPositive();
       assertThat(lake.verifyRollup(HOURLY, Options.allBuckets()).mismatches()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void bucketsBeginningBeforeTheOldestRawPartitionAreNotChecked() {
+    try (Lake lake = Lake.open(warehouse)) {
+      Table raw = createRaw(lake);
+      // Daily raw partitions from Thursday 2026-01-01; weekly buckets start on Mondays.
+      appendRegular(raw, 14 * 24);
+      createRollup(lake, WEEKLY, "7 days", STATISTICS);
+
+      RollupVerification check = lake.verifyRollup(WEEKLY, Options.allBuckets());
+
+      assertThat(check.uncheckedBefore()).contains(Instant.parse("2026-01-05T00:00:00Z"));
+      assertThat(check.bucketsChecked()).isEqualTo(2); // from Monday 5 and Monday 12
+      assertThat(check.cellsChecked()).isEqualTo(2 * 3);
+      assertThat(check.isExact()).isTrue();
     }
   }
 
