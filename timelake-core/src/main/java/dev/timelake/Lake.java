@@ -181,6 +181,32 @@ public final class Lake implements AutoCloseable {
   }
 
   /**
+   * Checks that the rollup {@code name} holds what its raw table gives: its cells recomputed from
+   * raw data alone at the raw snapshot it records, compared with its stored rows (see {@link
+   * RollupVerification}). Changes nothing.
+   *
+   * <pre>{@code
+   * RollupVerification check = lake.verifyRollup(
+   *     TableName.parse("iot.readings_1h"), RollupVerification.Options.sample(24, 42));
+   * if (!check.isExact()) {
+   *   check.examples().forEach(System.out::println);
+   * }
+   * }</pre>
+   *
+   * @throws NotFoundException when there is no rollup {@code name}, or the raw snapshot it records
+   *     has expired
+   * @throws ValidationException when the rollup reflects no raw snapshot yet (refresh it first)
+   * @throws ConflictException when a refresh of the rollup has not finished
+   */
+  public RollupVerification verifyRollup(TableName name, RollupVerification.Options options) {
+    requireNonNull(name, "name is null");
+    requireNonNull(options, "options is null");
+    try (EngineConnection connection = catalog.engine().connect()) {
+      return new dev.timelake.refresh.RollupVerifier(catalog, connection).verify(name, options);
+    }
+  }
+
+  /**
    * Plans a refresh of the rollup {@code name} whose windows other processes compute; see {@link
    * DistributedRefresh}. Nothing changes until its {@code commit}.
    */

@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** Materialized rollups: list, create, refresh and drop them. */
+/** Materialized rollups: list, create, refresh, verify and drop them. */
 @Command(
     name = "rollup",
     description = {
@@ -18,6 +18,7 @@ import picocli.CommandLine.ParentCommand;
       RollupListCommand.class,
       RollupCreateCommand.class,
       RollupRefreshCommand.class,
+      RollupVerifyCommand.class,
       RollupDropCommand.class
     },
     footer = {
@@ -26,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
           + " hour', time) AS bucket, avg(value), max(value), count(*) FROM iot.readings GROUP BY"
           + " device, bucket\" --with refresh_interval=5m",
       "  timelake rollup ls iot.readings",
-      "  timelake rollup refresh iot.readings_1h --dry-run"
+      "  timelake rollup refresh iot.readings_1h --dry-run",
+      "  timelake rollup verify iot.readings_1h --sample 100"
     })
 final class RollupCommand {
   @ParentCommand Main main;

@@ -10,5 +10,9 @@
  * the raw snapshot the rollup now reflects, so a refresh that fails halfway is redone from the old
  * record. {@link dev.timelake.refresh.RefreshScheduler} refreshes a table's rollups narrowest
  * first, so a daily rollup is computed from an up-to-date minute or hourly one.
+ *
+ * <p>{@link dev.timelake.refresh.RollupVerifier} checks the result: it recomputes a rollup's cells
+ * from raw data alone, as a window that no other rollup answers would, at the raw snapshot the
+ * rollup records, and compares them cell by cell with the rollup's rows.
  */
 package dev.timelake.refresh;
