@@ -35,10 +35,9 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 /**
  * The SQL of a rollup's rows computed from its raw table alone, copies removed, as a refresh window
  * that no other rollup answers computes them: the rollup's columns, cast to its column types, for
- * every (keys…, bucket) cell of the given buckets. Reads the raw table at its pinned snapshot.
- *
- * <p>{@link #rows}, {@link #calls}, {@link #typed} and {@link #alwaysDeduplicated} repeat private
- * pieces of {@link RefreshRunner}, which could use this class instead.
+ * every (keys…, bucket) cell of the given buckets. Reads the raw table at its pinned snapshot. Its
+ * pieces ({@link #rows}, {@link #calls}, {@link #typed}, {@link #alwaysDeduplicated}) are also how
+ * {@link RefreshRunner} builds a window's rows from a route that may read other rollups.
  */
 final class RawOnlyRows {
   private static final String ALIAS = "__tl_raw";
@@ -104,7 +103,7 @@ final class RawOnlyRows {
   }
 
   /** The distinct calls of the rollup's stored aggregates, in order. */
-  private static List<AggregateCall> calls(Rollup rollup) {
+  static List<AggregateCall> calls(Rollup rollup) {
     List<AggregateCall> calls = new ArrayList<>();
     for (StoredAggregate aggregate : rollup.aggregates()) {
       if (!calls.contains(aggregate.call())) {
@@ -115,7 +114,7 @@ final class RawOnlyRows {
   }
 
   /** The rollup's columns from the rendered route. */
-  private static PlainSelect rows(Rollup rollup, RoutePlan route, RenderedRoute rendered) {
+  static PlainSelect rows(Rollup rollup, RoutePlan route, RenderedRoute rendered) {
     PlainSelect rows = new PlainSelect();
     ParenthesedSelect from = new ParenthesedSelect();
     from.setSelect(rendered.relation());

@@ -11,9 +11,7 @@ import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.QueryRewriter;
-import dev.timelake.rollup.AggregateCall;
 import dev.timelake.rollup.Rollup;
-import dev.timelake.rollup.StoredAggregate;
 import dev.timelake.route.Cells;
 import dev.timelake.route.QueryShape;
 import dev.timelake.route.RenderSpec;
@@ -24,7 +22,6 @@ import dev.timelake.route.RoutePlan;
 import dev.timelake.route.RoutePlanner;
 import dev.timelake.route.RouteRenderer;
 import dev.timelake.storage.LakeFileIO;
-import dev.timelake.table.SessionSettings;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.time.BucketGrid;
 import dev.timelake.write.AppendSource;
@@ -37,10 +34,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.statement.select.Distinct;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 
 /**
@@ -51,7 +46,6 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
  */
 final class RefreshRunner {
   private static final String ALIAS = "__tl_raw";
-  private static final String ROUTED = "__tl_refresh";
 
   /** The temporary table holding a window's changed cells. */
   private static final String CELLS = "__tl_refresh_cells";
@@ -153,28 +147,12 @@ final class RefreshRunner {
               path ->
                   connection.execute(
                       "COPY ("
-                          + typed(target, sql)
+                          + RawOnlyRows.typed(target.contract(), sql)
                           + ") TO "
                           + dev.timelake.engine.SqlText.literal(path)
                           + " (FORMAT parquet)"));
           return null;
         });
-  }
-
-  /**
-   * The rows cast to the rollup's column types, as the append would cast them: Parquet has no type
-   * for some of DuckDB's (a HUGEINT sum), so the staged file holds the rollup's own types.
-   */
-  private static String typed(LoadedTable rollup, String sql) {
-    List<String> columns = new ArrayList<>();
-    for (dev.timelake.Column column : rollup.contract().columns()) {
-      if (rollup.contract().ingestTimeColumn().filter(column.name()::equals).isPresent()) {
-        continue; // the append fills it
-      }
-      String name = dev.timelake.engine.SqlText.identifier(column.name());
-      columns.add("CAST(" + name + " AS " + column.type().sql() + ") AS " + name);
-    }
-    return "SELECT " + String.join(", ", columns) + " FROM (" + sql + ") AS __tl_window";
   }
 
   /** Appends one window's rows to the rollup, with the record its commit carries. */
@@ -258,7 +236,7 @@ final class RefreshRunner {
             raw.name(),
             rollup.keys(),
             Optional.of(rollup.grid()),
-            calls(rollup),
+            RawOnlyRows.calls(rollup),
             window.buckets(),
             Set.of(),
             Optional.of(rollup.name()));
@@ -275,17 +253,6 @@ final class RefreshRunner {
           shape, plan.rawSnapshotId(), List.of(), window.buckets(), false, plan.considered());
     }
     return plan;
-  }
-
-  /** The distinct calls of the rollup's stored aggregates, in order. */
-  private static List<AggregateCall> calls(Rollup rollup) {
-    List<AggregateCall> calls = new ArrayList<>();
-    for (StoredAggregate aggregate : rollup.aggregates()) {
-      if (!calls.contains(aggregate.call())) {
-        calls.add(aggregate.call());
-      }
-    }
-    return calls;
   }
 
   /**
@@ -334,13 +301,14 @@ final class RefreshRunner {
           RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells));
       PinnedTables tables = new PinnedTables(catalog).pin(raw);
       sources.forEach(source -> tables.pin(source.table()));
-      QueryRewriter rewriter = new QueryRewriter(catalog, tables, connection, alwaysDeduplicated());
+      QueryRewriter rewriter =
+          new QueryRewriter(catalog, tables, connection, RawOnlyRows.alwaysDeduplicated());
       // The cells are a filter on key columns: applied to every raw file before copies are
       // removed, so the dedup of the window's data only handles the changed cells' rows.
       if (cells.isPresent() && rendered.rawTable().isPresent()) {
         rewriter.pushDown(rendered.rawTable().get(), cellFilter(cells.get(), rollup, time));
       }
-      return use.use(rewriter.rewrite(rows(rollup, route, rendered)), counted);
+      return use.use(rewriter.rewrite(RawOnlyRows.rows(rollup, route, rendered)), counted);
     } finally {
       if (cells.isPresent()) {
         connection.execute("DROP TABLE IF EXISTS temp." + CELLS);
@@ -398,27 +366,6 @@ final class RefreshRunner {
       }
       return pending.commit("rollup-refresh", Optional.empty(), record, progress);
     }
-  }
-
-  /** The rollup's columns from the rendered route. */
-  private static PlainSelect rows(Rollup rollup, RoutePlan route, RenderedRoute rendered) {
-    PlainSelect rows = new PlainSelect();
-    ParenthesedSelect from = new ParenthesedSelect();
-    from.setSelect(rendered.relation());
-    from.setAlias(new Alias(ROUTED, true));
-    rows.setFromItem(from);
-    for (String key : rollup.keys()) {
-      rows.addSelectItems(SyntaxTrees.item(SyntaxTrees.column(ROUTED, key), key));
-    }
-    rows.addSelectItems(
-        SyntaxTrees.item(SyntaxTrees.column(ROUTED, RouteRenderer.BUCKET), rollup.bucketColumn()));
-    List<AggregateCall> calls = route.shape().aggregates();
-    for (StoredAggregate aggregate : rollup.aggregates()) {
-      Expression value =
-          SyntaxTrees.column(ROUTED, RouteRenderer.aggregate(calls.indexOf(aggregate.call())));
-      rows.addSelectItems(SyntaxTrees.item(value, aggregate.name()));
-    }
-    return rows;
   }
 
   /**
@@ -546,12 +493,5 @@ final class RefreshRunner {
     }
     return RouteRenderer.inCells(
         cells, rollup.grid(), keys, SyntaxTrees.call("epoch_us", SyntaxTrees.column(time)));
-  }
-
-  /** A refresh reads the raw table with copies removed whatever the table's read-dedup says. */
-  private static SessionSettings alwaysDeduplicated() {
-    SessionSettings settings = new SessionSettings();
-    settings.set("read-dedup", "true");
-    return settings;
   }
 }

@@ -137,7 +137,7 @@ public final class RollupVerifier {
     if (recorded < 0) {
       throw TimelakeException.validation(
           "Cannot verify rollup %s: it reflects no snapshot of %s yet (it was never refreshed, or"
-              + " a DELETE, TRUNCATE or rollback of %s emptied it); refresh it first: REFRESH"
+              + " a TRUNCATE or rollback of %s emptied it); refresh it first: REFRESH"
               + " MATERIALIZED ROLLUP %s (timelake rollup refresh %s)",
           rollup.name(), rollup.source(), rollup.source(), rollup.name(), rollup.name());
     }

@@ -57,6 +57,12 @@ class RollupAfterDeleteTest extends WithLakeSession {
         .containsExactly(List.of(5L, 6L), List.of(8L, 3L), List.of(9L, 6L));
     assertThat(rows("SELECT count(*) FROM iot.r_1h")).containsExactly(List.of(3L * 48 - 2));
     assertRoutedEqualsRaw(HOURLY);
+    assertThat(
+            lake.verifyRollup(
+                    dev.timelake.TableName.parse("iot.r_1h"),
+                    dev.timelake.RollupVerification.Options.allBuckets())
+                .mismatches())
+        .isZero();
   }
 
   @Test
