@@ -14,8 +14,31 @@ import java.util.Map;
  * written, otherwise a status with a JSON body ({@code code} and {@code message} for an error); a
  * 503 also tells the client to send the request again in a second.
  */
-record LineProtocolAnswer(int status, String body) {
+record LineProtocolAnswer(int status, String body, java.util.Optional<String> writePolicy) {
   static final LineProtocolAnswer WRITTEN = new LineProtocolAnswer(204, "");
+
+  /** The header naming the tables whose write policy made the points corrections. */
+  static final String WRITE_POLICY_HEADER = "X-Timelake-Write-Policy";
+
+  LineProtocolAnswer(int status, String body) {
+    this(status, body, java.util.Optional.empty());
+  }
+
+  /**
+   * Written: 204 without a body, as InfluxDB answers; when some tables take every write as a
+   * correction ({@code write-policy = upsert}), a header says so, e.g. {@code upsert: iot.cpu}.
+   */
+  static LineProtocolAnswer written(java.util.List<dev.timelake.TableName> upserted) {
+    if (upserted.isEmpty()) {
+      return WRITTEN;
+    }
+    return new LineProtocolAnswer(
+        204,
+        "",
+        java.util.Optional.of(
+            "upsert: "
+                + String.join(", ", upserted.stream().map(Object::toString).sorted().toList())));
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,6 +55,7 @@ record LineProtocolAnswer(int status, String body) {
   }
 
   void send(HttpExchange exchange) throws IOException {
+    writePolicy.ifPresent(policy -> exchange.getResponseHeaders().set(WRITE_POLICY_HEADER, policy));
     if (status == 204) {
       exchange.sendResponseHeaders(204, -1);
       return;

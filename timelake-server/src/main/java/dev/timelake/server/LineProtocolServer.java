@@ -351,7 +351,7 @@ public final class LineProtocolServer implements AutoCloseable {
                 ? Optional.empty()
                 : Optional.of(
                     precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body)));
-        writer.write(access, namespace, points, requestKey);
+        return LineProtocolAnswer.written(writer.write(access, namespace, points, requestKey));
       }
       return LineProtocolAnswer.WRITTEN;
     } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {

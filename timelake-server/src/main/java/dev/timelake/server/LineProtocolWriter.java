@@ -77,14 +77,15 @@ final class LineProtocolWriter {
    * table's previous commit ran (a group commit: one Iceberg snapshot for many requests). Returns
    * when all are committed. {@code requestKey} identifies the request for retries (its namespace,
    * precision and body), or is empty when a resent body would be new points (lines without a
-   * timestamp take the time they arrive).
+   * timestamp take the time they arrive). Returns the tables written whose write policy is {@code
+   * upsert}: their points were corrections (the newest write of a key wins, as always).
    *
    * @throws Rejected naming the first line that cannot be written, before anything is created,
    *     widened or appended
    * @throws Stopping when the writer is closing
    * @throws TimelakeException when a commit fails
    */
-  void write(
+  List<TableName> write(
       dev.timelake.ClientAccess access,
       String namespace,
       List<LineProtocol.Point> points,
@@ -132,9 +133,15 @@ final class LineProtocolWriter {
         held.get(i).unlock();
       }
     }
+    List<TableName> upserted = new ArrayList<>();
     for (Pending request : pending) {
       request.queue.commit(request);
+      if ("upsert"
+          .equals(request.table.settings().get(dev.timelake.table.Settings.WRITE_POLICY.name()))) {
+        upserted.add(request.queue.name);
+      }
     }
+    return upserted;
   }
 
   private final Map<TableName, TableQueue> queues = new java.util.concurrent.ConcurrentHashMap<>();

@@ -83,6 +83,21 @@ class LineProtocolServerTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aTableThatTakesEveryWriteAsACorrectionSaysSoInTheAnswer() throws Exception {
+    HttpResponse<String> created = v2("cpu,host=a usage=1 1767225600");
+    assertThat(created.statusCode()).isEqualTo(204);
+    assertThat(created.headers().firstValue("X-Timelake-Write-Policy")).isEmpty();
+    lake.table(TableName.parse("iot.cpu")).alter(java.util.Map.of("write-policy", "upsert"));
+
+    HttpResponse<String> corrected =
+        v2("cpu,host=a usage=2 1767225600\nother,host=a usage=3 1767225600");
+    assertThat(corrected.statusCode()).isEqualTo(204);
+    assertThat(corrected.headers().firstValue("X-Timelake-Write-Policy"))
+        .contains("upsert: iot.cpu");
+    assertThat(rows("SELECT usage FROM iot.cpu")).containsExactly(List.of(2.0));
+  }
+
+  @Test
   void addsColumnsForNewFieldsAndReadsOldRowsAsNull() throws Exception {
     assertThat(v2("readings,device=d1 value=1 1767225600").statusCode()).isEqualTo(204);
     assertThat(v2("readings,device=d1,line=l2 value=2,pressure=3.5 1767225601").statusCode())
