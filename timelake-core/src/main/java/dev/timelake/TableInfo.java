@@ -47,6 +47,14 @@ public record TableInfo(
     public SnapshotInfo {
       summary = Map.copyOf(summary);
     }
+
+    /**
+     * True when another engine committed it (no Timelake summary keys): an append's rows then take
+     * the commit's time as their insertion time.
+     */
+    public boolean isExternal() {
+      return !summary.containsKey("timelake.operation");
+    }
   }
 
   /** Live data files. */

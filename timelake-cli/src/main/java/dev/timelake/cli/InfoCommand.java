@@ -138,7 +138,10 @@ final class InfoCommand extends LakeCommand {
       row.add(snapshot.sequenceNumber());
       row.add(snapshot.committedAt());
       // Timelake's name of what wrote it (a delete and a compaction are both Iceberg's replace).
-      row.add(snapshot.summary().getOrDefault("timelake.operation", snapshot.operation()));
+      row.add(
+          snapshot.isExternal()
+              ? snapshot.operation() + " (another engine)"
+              : snapshot.summary().get("timelake.operation"));
       String added = snapshot.summary().get(ADDED_RECORDS_SUMMARY);
       row.add(added == null ? null : Long.valueOf(added));
       row.add(snapshot.summary().get(BATCH_ID_SUMMARY));

@@ -191,9 +191,14 @@ public final class LatestIndex {
       List<String> files = new ArrayList<>();
       append.addedDataFiles(iceberg.io()).forEach(file -> files.add(file.location()));
       if (!files.isEmpty()) {
+        // Another writer's append: its rows' insertion time is the commit's.
+        String selected =
+            ExternalWrites.isExternalAppend(append) && contract.ingestTimeColumn().isPresent()
+                ? ExternalWrites.columns(contract, ExternalWrites.commitMicros(append))
+                : columns;
         parts.add(
             "SELECT "
-                + columns
+                + selected
                 + ", "
                 + append.sequenceNumber()
                 + " AS __tl_seq FROM read_parquet("

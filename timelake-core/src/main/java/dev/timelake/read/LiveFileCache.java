@@ -156,7 +156,7 @@ final class LiveFileCache {
         if (added.dataSequenceNumber() == null) {
           return null;
         }
-        files.put(added.location(), live(added.copy(), fields));
+        files.put(added.location(), live(added.copy(), fields, commit));
       }
     }
     return sorted(new ArrayList<>(files.values()));
@@ -165,11 +165,19 @@ final class LiveFileCache {
   /** Every live file of {@code snapshot}, planned by Iceberg without the kept lists. */
   static List<LiveFile> planned(Table iceberg, TableContract contract, Snapshot snapshot) {
     Fields fields = Fields.of(iceberg, contract);
+    // The commit that added a file has its file sequence number; an expired one is unknown.
+    Map<Long, Snapshot> bySequence = new HashMap<>();
+    for (Snapshot kept : iceberg.snapshots()) {
+      bySequence.put(kept.sequenceNumber(), kept);
+    }
     List<LiveFile> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks =
         iceberg.newScan().useSnapshot(snapshot.snapshotId()).includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
-        files.add(live(task.file().copy(), fields));
+        DataFile file = task.file();
+        Snapshot adder =
+            file.fileSequenceNumber() == null ? null : bySequence.get(file.fileSequenceNumber());
+        files.add(live(file.copy(), fields, adder));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -184,7 +192,8 @@ final class LiveFileCache {
     return List.copyOf(files);
   }
 
-  private static LiveFile live(DataFile file, Fields fields) {
+  /** {@code adder} is the commit that added the file, when known. */
+  private static LiveFile live(DataFile file, Fields fields, Snapshot adder) {
     long min = Long.MIN_VALUE;
     long max = Long.MAX_VALUE;
     if (fields.time() != null) {
@@ -206,6 +215,13 @@ final class LiveFileCache {
     Comparable<Object> maxKey =
         fields.key() == null ? null : comparable(bound(file.upperBounds(), fields.key()));
     Long ingestMax = fields.ingest() == null ? null : bound(file.upperBounds(), fields.ingest());
+    long external =
+        fields.ingest() != null && ExternalWrites.isExternalAppend(adder)
+            ? ExternalWrites.commitMicros(adder)
+            : Long.MIN_VALUE;
+    if (external != Long.MIN_VALUE) {
+      ingestMax = external; // its rows' insertion time is the commit's
+    }
     int partition =
         file.partition().size() == 0
             ? 0
@@ -222,7 +238,8 @@ final class LiveFileCache {
             minKey,
             maxKey,
             ingestMax == null ? Long.MIN_VALUE : ingestMax,
-            false);
+            false,
+            external);
     return new LiveFile(file, planned);
   }
 

@@ -9,6 +9,10 @@ import static java.util.Objects.requireNonNull;
  * time ({@link Long#MIN_VALUE} when the table has no insertion-time column or the bound is
  * unknown).
  *
+ * <p>{@code externalCommitMicros} is the commit time of the append by another Iceberg writer that
+ * added the file ({@link Long#MIN_VALUE} for Timelake's files): its rows' insertion time is that
+ * commit's (see {@link ExternalWrites}).
+ *
  * <p>A file is <em>fresh</em> when every row is newer than every row of the earlier files of its
  * partition (its lowest time is above their highest): then no earlier file can hold one of its
  * keys, and only later files can replace its rows.
@@ -24,7 +28,8 @@ public record PlannedFile(
     Comparable<Object> minKey,
     Comparable<Object> maxKey,
     long ingestMaxMicros,
-    boolean fresh) {
+    boolean fresh,
+    long externalCommitMicros) {
   public PlannedFile {
     requireNonNull(location, "location is null");
   }
@@ -51,7 +56,13 @@ public record PlannedFile(
         minKey,
         maxKey,
         ingestMaxMicros,
-        isFresh);
+        isFresh,
+        externalCommitMicros);
+  }
+
+  /** True when another Iceberg writer's append added this file. */
+  public boolean isExternal() {
+    return externalCommitMicros != Long.MIN_VALUE;
   }
 
   /** True when this file and {@code other} may hold rows with the same (series key…, time). */

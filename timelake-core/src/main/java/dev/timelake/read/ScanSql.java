@@ -272,7 +272,9 @@ public final class ScanSql {
    */
   private static String ranked(
       TableContract contract, String columns, List<PlannedFile> files, String where) {
-    if (columns.toLowerCase(java.util.Locale.ROOT).contains("\"file_index\"")) {
+    // A file an external append added is read alone, its insertion time replaced.
+    if (columns.toLowerCase(java.util.Locale.ROOT).contains("\"file_index\"")
+        || files.stream().anyMatch(PlannedFile::isExternal)) {
       List<String> ranked = new ArrayList<>();
       for (PlannedFile file : files) {
         ranked.add(
@@ -317,6 +319,28 @@ public final class ScanSql {
   }
 
   private static String readParquet(TableContract contract, List<PlannedFile> files) {
+    if (contract.ingestTimeColumn().isEmpty()
+        || files.stream().noneMatch(PlannedFile::isExternal)) {
+      return readFiles(contract, files);
+    }
+    // Files external appends added give their rows the commit's insertion time.
+    List<String> parts = new ArrayList<>();
+    List<PlannedFile> own = files.stream().filter(file -> !file.isExternal()).toList();
+    if (!own.isEmpty()) {
+      parts.add("SELECT * FROM " + readFiles(contract, own));
+    }
+    for (PlannedFile file : files) {
+      if (file.isExternal()) {
+        parts.add(
+            ExternalWrites.timed(
+                contract, readFiles(contract, List.of(file)), file.externalCommitMicros()));
+      }
+    }
+    return "(" + String.join(" UNION ALL BY NAME ", parts) + ")";
+  }
+
+  /** {@code read_parquet} over the files, by field id when the table's schema changed. */
+  private static String readFiles(TableContract contract, List<PlannedFile> files) {
     if (!contract.hasEvolvedSchema()) {
       return readParquet(files);
     }

@@ -236,7 +236,8 @@ public final class PendingAppend implements AutoCloseable {
         null,
         null,
         bounds.get(3) == null ? Long.MIN_VALUE : ((Number) bounds.get(3)).longValue(),
-        false);
+        false,
+        Long.MIN_VALUE);
   }
 
   /** The time column's value as a number on the partitioning's scale (µs, or the clock's). */

@@ -79,7 +79,8 @@ class FreshFilesTest {
         null,
         null,
         Long.MIN_VALUE,
-        false);
+        false,
+        Long.MIN_VALUE);
   }
 
   private static String explanation(Lake lake) {

@@ -1,0 +1,175 @@
+package dev.timelake.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.SameAnswers;
+import dev.timelake.TableInfo;
+import dev.timelake.catalog.Catalogs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An append by another Iceberg writer (here Iceberg's Java API with its generic Parquet writer, as
+ * Spark, Trino or pyiceberg would commit one): its rows' insertion time is its commit's, whatever
+ * the writer put in {@code _ingest_ts}, so the newest write of a key wins by commit order; rollups
+ * see its buckets as changed, maintenance merges it like Timelake's own files, and the table's
+ * history says which snapshots came from elsewhere.
+ */
+class ExternalAppendTest extends WithLakeSession {
+  private static final OffsetDateTime T0 = OffsetDateTime.parse("2026-01-01T10:00:00Z");
+
+  @BeforeEach
+  void createTable() {
+    run(
+        "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'device', auto_maintain = false)");
+    run(
+        "INSERT INTO iot.r VALUES ('a', '2026-01-01 10:00:00+00', 1), ('b', '2026-01-01"
+            + " 10:00:00+00', 2), ('c', '2026-01-01 11:00:00+00', 3)");
+  }
+
+  @Test
+  void aKeysNewestWriteWinsByCommitOrderWhateverTheWriterPutInItsInsertionTime() {
+    // The other writer's times are far in the past for a and far in the future for b.
+    appendExternally(
+        List.of(
+            row("a", T0, 10.0, OffsetDateTime.parse("2000-01-01T00:00:00Z")),
+            row("b", T0, 20.0, OffsetDateTime.parse("2100-01-01T00:00:00Z"))));
+    assertThat(values()).containsExactly(List.of("a", 10.0), List.of("b", 20.0), List.of("c", 3.0));
+
+    run("INSERT INTO iot.r VALUES ('b', '2026-01-01 10:00:00+00', 200)");
+    assertThat(values())
+        .containsExactly(List.of("a", 10.0), List.of("b", 200.0), List.of("c", 3.0));
+    assertThat(
+            rows(
+                "SELECT device, value FROM iot.r LATEST ON time PARTITION BY device"
+                    + " ORDER BY device"))
+        .containsExactly(List.of("a", 10.0), List.of("b", 200.0), List.of("c", 3.0));
+
+    lake.table("iot.r").newMaintenance().run();
+    assertThat(values())
+        .containsExactly(List.of("a", 10.0), List.of("b", 200.0), List.of("c", 3.0));
+    // Compaction kept the commit's time: the row stays ordered after its files are merged.
+    assertThat(
+            rows(
+                "SELECT _ingest_ts > TIMESTAMPTZ '2026-01-01' AND _ingest_ts < now() FROM iot.r"
+                    + " WHERE device = 'a'"))
+        .containsExactly(List.of(true));
+  }
+
+  @Test
+  void aRollupsNextRefreshSeesTheBucketsAnExternalAppendChanged() {
+    run(
+        "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, count(*) AS n, sum(value) AS total FROM iot.r GROUP BY device,"
+            + " bucket");
+    appendExternally(
+        List.of(
+            row("a", T0, 100.0, T0),
+            row("a", T0.plusMinutes(30), 5.0, T0),
+            row("d", T0.plusHours(1), 7.0, T0)));
+    String hourly =
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS h, count(*), sum(value) FROM iot.r"
+            + " GROUP BY ALL";
+    assertRoutedEqualsRaw(hourly);
+    run("REFRESH MATERIALIZED ROLLUP iot.r_1h");
+    assertThat(rows("SELECT device, n, total FROM iot.r_1h ORDER BY device, bucket"))
+        .containsExactly(
+            List.of("a", 2L, 105.0),
+            List.of("b", 1L, 2.0),
+            List.of("c", 1L, 3.0),
+            List.of("d", 1L, 7.0));
+    assertRoutedEqualsRaw(hourly);
+  }
+
+  @Test
+  void theTablesHistorySaysWhichSnapshotsCameFromElsewhere() {
+    appendExternally(List.of(row("e", T0, 1.0, T0)));
+    List<TableInfo.SnapshotInfo> snapshots = lake.table("iot.r").info().snapshots();
+    assertThat(snapshots).hasSize(2);
+    assertThat(snapshots.get(0).isExternal()).isFalse();
+    assertThat(snapshots.get(1).isExternal()).isTrue();
+  }
+
+  private List<List<Object>> values() {
+    return rows("SELECT device, value FROM iot.r ORDER BY device");
+  }
+
+  private void assertRoutedEqualsRaw(String sql) {
+    List<List<Object>> routed = rows(sql);
+    run("SET timelake.rollup_routing = false");
+    List<List<Object>> raw = rows(sql);
+    run("SET timelake.rollup_routing = true");
+    SameAnswers.assertSameRowsInAnyOrder(routed, raw, sql);
+  }
+
+  private record Row(String device, OffsetDateTime time, double value, OffsetDateTime ingest) {}
+
+  private static Row row(String device, OffsetDateTime time, double value, OffsetDateTime ingest) {
+    return new Row(device, time, value, ingest);
+  }
+
+  /**
+   * Appends the rows (all of one day) as Iceberg's Java API does for any engine: one Parquet file
+   * written by the generic writer, one append commit without Timelake's summary keys.
+   */
+  private void appendExternally(List<Row> rows) {
+    Catalog catalog = Catalogs.openEmbedded(warehouse);
+    Table table = catalog.loadTable(TableIdentifier.of("iot", "r"));
+    Schema schema = table.schema();
+    PartitionKey partition = new PartitionKey(table.spec(), schema);
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
+    List<Record> records =
+        rows.stream()
+            .map(
+                r -> {
+                  Record record = GenericRecord.create(schema);
+                  record.setField("device", r.device());
+                  record.setField("time", r.time());
+                  record.setField("value", r.value());
+                  record.setField("_ingest_ts", r.ingest());
+                  return record;
+                })
+            .toList();
+    partition.partition(wrapper.wrap(records.get(0)));
+    String location =
+        table
+            .locationProvider()
+            .newDataLocation(table.spec(), partition, "external-" + UUID.randomUUID() + ".parquet");
+    DataFile file;
+    try {
+      DataWriter<Record> writer =
+          Parquet.writeData(table.io().newOutputFile(location))
+              .forTable(table)
+              .createWriterFunc(GenericParquetWriter::create)
+              .withSpec(table.spec())
+              .withPartition(partition)
+              .overwrite()
+              .build();
+      try (writer) {
+        records.forEach(writer::write);
+      }
+      file = writer.toDataFile();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    table.newAppend().appendFile(file).commit();
+  }
+}
