@@ -118,10 +118,21 @@ public final class MaintenancePlanner {
     for (Map.Entry<Integer, List<PlannedFile>> entry : partitions.entrySet()) {
       int partition = entry.getKey();
       List<PlannedFile> files = entry.getValue();
+      String label = label(partition);
+      long external = files.stream().filter(PlannedFile::isExternal).count();
+      if (external > 0 && contract.ingestTimeColumn().isPresent()) {
+        // Rewritten, the rows keep their commits' insertion times after those snapshots expire.
+        rewrites.add(
+            new Rewrite(
+                partition,
+                label,
+                files,
+                external + " files other engines appended, their commits' times written in"));
+        continue;
+      }
       if (files.size() < 2) {
         continue;
       }
-      String label = label(partition);
       if (options.mode() == MaintenanceMode.FULL) {
         rewrites.add(
             new Rewrite(partition, label, files, "full rewrite of " + files.size() + " files"));

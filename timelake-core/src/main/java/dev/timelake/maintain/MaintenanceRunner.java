@@ -46,6 +46,7 @@ public final class MaintenanceRunner {
 
   public MaintenanceRunner(
       LoadedTable table, EngineConnection connection, Consumer<String> progress) {
+    dev.timelake.catalog.ContractCheck.requireIntact(table, "maintain");
     this.table = table;
     this.connection = connection;
     this.progress = progress;

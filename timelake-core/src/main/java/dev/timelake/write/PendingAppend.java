@@ -37,6 +37,7 @@ public final class PendingAppend implements AutoCloseable {
   /** Starts an empty append to {@code table}, staged on {@code connection}. */
   public PendingAppend(LoadedTable table, EngineConnection connection) {
     this.table = requireNonNull(table, "table is null");
+    dev.timelake.catalog.ContractCheck.requireIntact(table, "append to");
     this.connection = requireNonNull(connection, "connection is null");
     this.stager = new AppendStager(connection, table.contract());
   }

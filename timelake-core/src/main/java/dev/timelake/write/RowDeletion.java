@@ -39,6 +39,7 @@ public final class RowDeletion {
 
   /** Deletes from {@code table}, reading and writing on {@code connection}. */
   public RowDeletion(LoadedTable table, EngineConnection connection) {
+    dev.timelake.catalog.ContractCheck.requireIntact(table, "delete from");
     this.table = table;
     this.connection = connection;
   }

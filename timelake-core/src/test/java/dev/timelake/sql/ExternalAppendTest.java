@@ -1,6 +1,7 @@
 package dev.timelake.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.SameAnswers;
 import dev.timelake.TableInfo;
@@ -100,12 +101,55 @@ class ExternalAppendTest extends WithLakeSession {
   }
 
   @Test
+  void inlineMaintenanceWritesTheCommitsTimeIntoThePartitionsFiles() {
+    appendExternally(List.of(row("a", T0, 10.0, OffsetDateTime.parse("2000-01-01T00:00:00Z"))));
+    lake.table("iot.r").newMaintenance().inlineOnly().run();
+
+    // The partition's two files (Timelake's and the external one) are one compacted file now,
+    // the commit's time written in.
+    assertThat(lake.table("iot.r").info().partitions())
+        .singleElement()
+        .satisfies(partition -> assertThat(partition.files()).isEqualTo(1));
+    assertThat(values()).containsExactly(List.of("a", 10.0), List.of("b", 2.0), List.of("c", 3.0));
+  }
+
+  @Test
   void theTablesHistorySaysWhichSnapshotsCameFromElsewhere() {
     appendExternally(List.of(row("e", T0, 1.0, T0)));
     List<TableInfo.SnapshotInfo> snapshots = lake.table("iot.r").info().snapshots();
     assertThat(snapshots).hasSize(2);
     assertThat(snapshots.get(0).isExternal()).isFalse();
     assertThat(snapshots.get(1).isExternal()).isTrue();
+  }
+
+  @Test
+  void aPartitioningOrSchemaChangedByAnotherEngineStopsTimelakesWritesNotItsReads() {
+    Table table = Catalogs.openEmbedded(warehouse).loadTable(TableIdentifier.of("iot", "r"));
+    table
+        .updateSpec()
+        .removeField(org.apache.iceberg.expressions.Expressions.day("time"))
+        .addField(org.apache.iceberg.expressions.Expressions.hour("time"))
+        .commit();
+
+    assertThatThrownBy(() -> run("INSERT INTO iot.r VALUES ('z', '2026-01-02', 1)"))
+        .isInstanceOf(dev.timelake.ValidationException.class)
+        .hasMessageContaining("Cannot append to iot.r: its schema or partitioning was changed")
+        .hasMessageContaining("it is partitioned by hour(time), not by day(time)");
+    assertThatThrownBy(() -> run("DELETE FROM iot.r WHERE device = 'a'"))
+        .hasMessageContaining("Cannot delete from iot.r");
+    assertThatThrownBy(() -> lake.table("iot.r").newMaintenance().run())
+        .hasMessageContaining("Cannot maintain iot.r");
+    assertThat(values()).containsExactly(List.of("a", 1.0), List.of("b", 2.0), List.of("c", 3.0));
+
+    table
+        .updateSpec()
+        .removeField("time_hour")
+        .addField(org.apache.iceberg.expressions.Expressions.day("time"))
+        .commit();
+    table.replaceSortOrder().asc("time").commit(); // the sort order names the column too
+    table.updateSchema().deleteColumn("device").commit();
+    assertThatThrownBy(() -> run("INSERT INTO iot.r VALUES ('2026-01-02', 1)"))
+        .hasMessageContaining("its series-key column 'device' is gone");
   }
 
   private List<List<Object>> values() {
