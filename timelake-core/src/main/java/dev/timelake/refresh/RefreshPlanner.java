@@ -68,7 +68,7 @@ public final class RefreshPlanner {
             rollup.name(), file.location(), raw.name());
       }
     }
-    IntervalSet buckets = RollupChanges.spans(changed).union(deletions.spans()).alignOutward(grid);
+    IntervalSet buckets = RollupChanges.spans(changed).alignOutward(grid);
     if (recordedSequence >= 0) {
       // A bucket that begins before the raw table's oldest partition lost rows to retention: the
       // rollup keeps its complete value rather than one recomputed from what is left.
@@ -78,6 +78,9 @@ public final class RefreshPlanner {
             buckets.intersect(IntervalSet.of(grid.ceil(dataStart.getAsLong()), Long.MAX_VALUE));
       }
     }
+    // Not so for rows a DELETE removed: they were there, and a DELETE that empties the oldest
+    // partitions must not pass for retention.
+    buckets = buckets.union(deletions.spans().alignOutward(grid));
     List<RefreshWindow> windows = new ArrayList<>();
     if (!buckets.isEmpty()) {
       // A row of a table whose rows replace the others of their interval may remove one from

@@ -6,23 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.timelake.SameAnswers;
 import dev.timelake.TableInfo;
 import dev.timelake.catalog.Catalogs;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.UUID;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.PartitionKey;
-import org.apache.iceberg.Schema;
+import java.util.Map;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
-import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.parquet.Parquet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -170,50 +158,19 @@ class ExternalAppendTest extends WithLakeSession {
     return new Row(device, time, value, ingest);
   }
 
-  /**
-   * Appends the rows (all of one day) as Iceberg's Java API does for any engine: one Parquet file
-   * written by the generic writer, one append commit without Timelake's summary keys.
-   */
   private void appendExternally(List<Row> rows) {
-    Catalog catalog = Catalogs.openEmbedded(warehouse);
-    Table table = catalog.loadTable(TableIdentifier.of("iot", "r"));
-    Schema schema = table.schema();
-    PartitionKey partition = new PartitionKey(table.spec(), schema);
-    InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
-    List<Record> records =
+    ExternalIcebergAppend.append(
+        warehouse,
+        "iot",
+        "r",
         rows.stream()
             .map(
-                r -> {
-                  Record record = GenericRecord.create(schema);
-                  record.setField("device", r.device());
-                  record.setField("time", r.time());
-                  record.setField("value", r.value());
-                  record.setField("_ingest_ts", r.ingest());
-                  return record;
-                })
-            .toList();
-    partition.partition(wrapper.wrap(records.get(0)));
-    String location =
-        table
-            .locationProvider()
-            .newDataLocation(table.spec(), partition, "external-" + UUID.randomUUID() + ".parquet");
-    DataFile file;
-    try {
-      DataWriter<Record> writer =
-          Parquet.writeData(table.io().newOutputFile(location))
-              .forTable(table)
-              .createWriterFunc(GenericParquetWriter::create)
-              .withSpec(table.spec())
-              .withPartition(partition)
-              .overwrite()
-              .build();
-      try (writer) {
-        records.forEach(writer::write);
-      }
-      file = writer.toDataFile();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    table.newAppend().appendFile(file).commit();
+                r ->
+                    Map.<String, Object>of(
+                        "device", r.device(),
+                        "time", r.time(),
+                        "value", r.value(),
+                        "_ingest_ts", r.ingest()))
+            .toList());
   }
 }

@@ -66,6 +66,17 @@ class RollupAfterDeleteTest extends WithLakeSession {
   }
 
   @Test
+  void aDeleteThatEmptiesTheOldestPartitionIsNotTakenForRetention() {
+    run("DELETE FROM iot.r WHERE time < '2026-01-02'");
+    run("REFRESH MATERIALIZED ROLLUP iot.r_1h");
+
+    assertThat(rows("SELECT count(*) FROM iot.r_1h WHERE bucket < '2026-01-02'"))
+        .containsExactly(List.of(0L));
+    assertThat(rows("SELECT count(*) FROM iot.r_1h")).containsExactly(List.of(3L * 24));
+    assertRoutedEqualsRaw(HOURLY);
+  }
+
+  @Test
   void untilTheRefreshTheBucketsRowsLeftAreReadFromRawData() {
     run("DELETE FROM iot.r WHERE value >= 100 AND value < 110");
 
