@@ -29,6 +29,7 @@ import picocli.CommandLine.Parameters;
 final class InfoCommand extends LakeCommand {
   static final String BATCH_ID_SUMMARY = "timelake.batch-id";
   static final String ADDED_RECORDS_SUMMARY = "added-records";
+  static final String DELETED_RECORDS_SUMMARY = "deleted-records";
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: namespace.table.")
   private String table;
@@ -56,7 +57,14 @@ final class InfoCommand extends LakeCommand {
       section("Partitions", List.of("partition", "files", "rows", "bytes"), partitions(info));
       section(
           "Snapshots",
-          List.of("snapshot", "sequence", "committed at", "operation", "rows added", "batch id"),
+          List.of(
+              "snapshot",
+              "sequence",
+              "committed at",
+              "operation",
+              "rows added",
+              "rows removed",
+              "batch id"),
           snapshots(info));
     }
     return 0;
@@ -142,12 +150,18 @@ final class InfoCommand extends LakeCommand {
           snapshot.isExternal()
               ? snapshot.operation() + " (another engine)"
               : snapshot.summary().get("timelake.operation"));
-      String added = snapshot.summary().get(ADDED_RECORDS_SUMMARY);
-      row.add(added == null ? null : Long.valueOf(added));
+      row.add(count(snapshot, ADDED_RECORDS_SUMMARY));
+      row.add(count(snapshot, DELETED_RECORDS_SUMMARY));
       row.add(snapshot.summary().get(BATCH_ID_SUMMARY));
       rows.add(row);
     }
     return rows;
+  }
+
+  /** A row count of Iceberg's snapshot summary, or null when it has none. */
+  private static Long count(SnapshotInfo snapshot, String key) {
+    String value = snapshot.summary().get(key);
+    return value == null ? null : Long.valueOf(value);
   }
 
   /** A byte count for people: {@code 812 B}, {@code 1.6 KiB}, {@code 2.0 MiB}. */
