@@ -62,13 +62,31 @@ public record ReadPlan(
    * One data file: its location, the data sequence number of its commit (the later commit's rows
    * win ties of insertion time), its row count and size, and whether it is fresh: every row newer
    * than every row of the earlier files of its partition, so two fresh files never share a key and
-   * a fresh file's key that no other file of its group holds needs no ranking.
+   * a fresh file's key that no other file of its group holds needs no ranking. {@code
+   * insertionMicros}, for a file another engine's append added, is its commit's time, which is
+   * every row's insertion time whatever the file stores ({@link Long#MIN_VALUE} otherwise).
    */
   public record ReadFile(
-      String location, long sequenceNumber, long rows, long sizeBytes, boolean fresh)
+      String location,
+      long sequenceNumber,
+      long rows,
+      long sizeBytes,
+      boolean fresh,
+      long insertionMicros)
       implements Serializable {
     public ReadFile {
       requireNonNull(location, "location is null");
+    }
+
+    /** A file whose rows keep their stored insertion times. */
+    public ReadFile(
+        String location, long sequenceNumber, long rows, long sizeBytes, boolean fresh) {
+      this(location, sequenceNumber, rows, sizeBytes, fresh, Long.MIN_VALUE);
+    }
+
+    /** True when another engine's append added the file: its rows take {@link #insertionMicros}. */
+    public boolean hasInsertionTime() {
+      return insertionMicros != Long.MIN_VALUE;
     }
   }
 

@@ -205,4 +205,20 @@ public final class SyntaxTrees {
   public static List<Expression> listOf(List<? extends Expression> expressions) {
     return new ArrayList<>(expressions);
   }
+
+  /** True where {@code time} lies in one of {@code intervals}; false everywhere for none. */
+  public static Expression within(Expression time, dev.timelake.time.IntervalSet intervals) {
+    List<Expression> alternatives = new ArrayList<>();
+    for (dev.timelake.time.TimeInterval interval : intervals.intervals()) {
+      List<Expression> bounds = new ArrayList<>();
+      if (interval.start() != Long.MIN_VALUE) {
+        bounds.add(atLeast(time, timestamp(interval.start())));
+      }
+      if (interval.end() != Long.MAX_VALUE) {
+        bounds.add(below(time, timestamp(interval.end())));
+      }
+      alternatives.add(and(bounds));
+    }
+    return or(alternatives);
+  }
 }

@@ -46,7 +46,14 @@ public final class ReadPlans {
   private static List<ReadFile> files(List<PlannedFile> files) {
     return files.stream()
         .map(
-            f -> new ReadFile(f.location(), f.sequenceNumber(), f.rows(), f.sizeBytes(), f.fresh()))
+            f ->
+                new ReadFile(
+                    f.location(),
+                    f.sequenceNumber(),
+                    f.rows(),
+                    f.sizeBytes(),
+                    f.fresh(),
+                    f.externalCommitMicros()))
         .toList();
   }
 

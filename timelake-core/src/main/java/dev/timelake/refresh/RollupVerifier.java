@@ -19,7 +19,6 @@ import dev.timelake.rollup.RollupChanges;
 import dev.timelake.rollup.RollupStore;
 import dev.timelake.table.SessionSettings;
 import dev.timelake.time.IntervalSet;
-import dev.timelake.time.TimeInterval;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -206,7 +205,7 @@ public final class RollupVerifier {
     select.setDistinct(new Distinct());
     select.addSelectItems(SyntaxTrees.item(bucket, "bucket"));
     select.setFromItem(SyntaxTrees.table(table.namespace(), table.name(), ALIAS));
-    select.setWhere(within(SyntaxTrees.column(ALIAS, time), range));
+    select.setWhere(SyntaxTrees.within(SyntaxTrees.column(ALIAS, time), range));
     return select;
   }
 
@@ -219,26 +218,10 @@ public final class RollupVerifier {
           SyntaxTrees.item(SyntaxTrees.column(ALIAS, column.name()), column.name()));
     }
     select.setFromItem(SyntaxTrees.table(name.namespace(), name.name(), ALIAS));
-    select.setWhere(within(SyntaxTrees.column(ALIAS, rollup.bucketColumn()), buckets));
+    select.setWhere(SyntaxTrees.within(SyntaxTrees.column(ALIAS, rollup.bucketColumn()), buckets));
     PinnedTables tables = new PinnedTables(catalog).pin(rollup.table());
     QueryRewriter rewriter =
         new QueryRewriter(catalog, tables, connection, RawOnlyRows.alwaysDeduplicated());
     return RawOnlyRows.typed(rollup.contract(), rewriter.rewrite(select));
-  }
-
-  /** True where {@code time} lies in {@code intervals}; false everywhere for none. */
-  private static Expression within(Expression time, IntervalSet intervals) {
-    List<Expression> alternatives = new ArrayList<>();
-    for (TimeInterval interval : intervals.intervals()) {
-      List<Expression> bounds = new ArrayList<>();
-      if (interval.start() != Long.MIN_VALUE) {
-        bounds.add(SyntaxTrees.atLeast(time, SyntaxTrees.timestamp(interval.start())));
-      }
-      if (interval.end() != Long.MAX_VALUE) {
-        bounds.add(SyntaxTrees.below(time, SyntaxTrees.timestamp(interval.end())));
-      }
-      alternatives.add(SyntaxTrees.and(bounds));
-    }
-    return SyntaxTrees.or(alternatives);
   }
 }

@@ -12,7 +12,6 @@ import dev.timelake.rollup.StoredForm;
 import dev.timelake.table.TableContract;
 import dev.timelake.time.BucketGrid;
 import dev.timelake.time.IntervalSet;
-import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -261,26 +260,11 @@ public final class RouteRenderer {
   private Expression where(Expression time, IntervalSet intervals, Expression micros) {
     List<Expression> terms = new ArrayList<>();
     if (!intervals.equals(IntervalSet.all())) {
-      terms.add(ranges(time, intervals));
+      terms.add(SyntaxTrees.within(time, intervals));
     }
     terms.addAll(spec.keyFilters());
     spec.cells().ifPresent(cells -> terms.add(inCells(cells, micros)));
     return terms.isEmpty() ? null : SyntaxTrees.and(terms);
-  }
-
-  private static Expression ranges(Expression time, IntervalSet intervals) {
-    List<Expression> alternatives = new ArrayList<>();
-    for (TimeInterval interval : intervals.intervals()) {
-      List<Expression> bounds = new ArrayList<>();
-      if (interval.start() != Long.MIN_VALUE) {
-        bounds.add(SyntaxTrees.atLeast(time, SyntaxTrees.timestamp(interval.start())));
-      }
-      if (interval.end() != Long.MAX_VALUE) {
-        bounds.add(SyntaxTrees.below(time, SyntaxTrees.timestamp(interval.end())));
-      }
-      alternatives.add(SyntaxTrees.and(bounds));
-    }
-    return SyntaxTrees.or(alternatives);
   }
 
   /** {@code (keys…, bucket start µs) IN (cells)}, the bucket at the query's grid. */

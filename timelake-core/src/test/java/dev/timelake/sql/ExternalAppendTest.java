@@ -3,7 +3,6 @@ package dev.timelake.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.timelake.SameAnswers;
 import dev.timelake.TableInfo;
 import dev.timelake.catalog.Catalogs;
 import java.time.OffsetDateTime;
@@ -142,14 +141,6 @@ class ExternalAppendTest extends WithLakeSession {
 
   private List<List<Object>> values() {
     return rows("SELECT device, value FROM iot.r ORDER BY device");
-  }
-
-  private void assertRoutedEqualsRaw(String sql) {
-    List<List<Object>> routed = rows(sql);
-    run("SET timelake.rollup_routing = false");
-    List<List<Object>> raw = rows(sql);
-    run("SET timelake.rollup_routing = true");
-    SameAnswers.assertSameRowsInAnyOrder(routed, raw, sql);
   }
 
   private record Row(String device, OffsetDateTime time, double value, OffsetDateTime ingest) {}

@@ -2,7 +2,6 @@ package dev.timelake.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.SameAnswers;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,13 +148,5 @@ class RollupAfterDeleteTest extends WithLakeSession {
 
   private List<String> lines(String sql) {
     return rows(sql).stream().map(row -> String.valueOf(row.get(row.size() - 1))).toList();
-  }
-
-  private void assertRoutedEqualsRaw(String sql) {
-    List<List<Object>> routed = rows(sql);
-    run("SET timelake.rollup_routing = false");
-    List<List<Object>> raw = rows(sql);
-    run("SET timelake.rollup_routing = true");
-    SameAnswers.assertSameRowsInAnyOrder(routed, raw, sql);
   }
 }

@@ -47,4 +47,13 @@ abstract class WithLakeSession {
       return result.rows();
     }
   }
+
+  /** {@code sql}, routed to rollups, answers as it does from raw data alone (in any order). */
+  void assertRoutedEqualsRaw(String sql) {
+    List<List<Object>> routed = rows(sql);
+    run("SET timelake.rollup_routing = false");
+    List<List<Object>> raw = rows(sql);
+    run("SET timelake.rollup_routing = true");
+    dev.timelake.SameAnswers.assertSameRowsInAnyOrder(routed, raw, sql);
+  }
 }
