@@ -84,7 +84,8 @@ record SparkWriteSchema(TableName table, List<Column> columns, Optional<String> 
       Column column = known.get(lower(field.name()));
       if (column == null) {
         throw rejected(
-            "the DataFrame has column '%s', which the table does not have (columns: %s)",
+            "the DataFrame has column '%s', which the table does not have (columns are matched"
+                + " by name; the table has %s)",
             field.name(), columnNames());
       }
       if (isIngestTime(column)) {

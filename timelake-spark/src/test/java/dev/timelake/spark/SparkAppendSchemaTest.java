@@ -109,7 +109,7 @@ class SparkAppendSchemaTest extends WithSparkLake {
     assertRefused(
         frame(schema, "a", T0, 1.0, "kPa"),
         "the DataFrame has column 'unit', which the table does not have",
-        "(columns: device, time, value)");
+        "(columns are matched by name; the table has device, time, value)");
   }
 
   @Test
