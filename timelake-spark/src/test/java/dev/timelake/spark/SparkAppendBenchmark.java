@@ -27,6 +27,9 @@ import org.apache.spark.sql.SparkSession;
  *     FROM iiot.readings) TO '/tmp/sparkw/readings' (FORMAT parquet, PER_THREAD_OUTPUT true)"
  * java … dev.timelake.spark.SparkAppendBenchmark /tmp/sparkw/bench /tmp/sparkw/readings 3
  * </pre>
+ *
+ * <p>with the JVM options of {@code timelake-spark/benchmark} and the module's test class path
+ * ({@code target/test-classes}, {@code target/classes} and its test-scope dependencies).
  */
 public final class SparkAppendBenchmark {
   private SparkAppendBenchmark() {}
