@@ -6,6 +6,7 @@ import dev.timelake.Table;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -29,14 +30,22 @@ final class SparkAppend {
     SparkWriteSchema schema =
         new SparkWriteSchema(table.name(), table.columns(), table.ingestTimeColumn());
     Dataset<Row> aligned = aligned(rows, schema.matches(rows.schema()));
-    rows.sparkSession()
-        .sparkContext()
-        .setJobDescription("Timelake append to " + table.name() + ": staging rows");
-    try (StagedRows staged = StagedRows.write(aligned, table.name())) {
+    try (StagedRows staged = staged(aligned, table)) {
       if (!staged.files().isEmpty()) {
         append.fromParquet(staged.files().toArray(Path[]::new));
       }
       return append.commit();
+    }
+  }
+
+  /** The rows written by Spark's executors, the job named for Spark's UI while it runs. */
+  private static StagedRows staged(Dataset<Row> rows, Table table) {
+    SparkContext context = rows.sparkSession().sparkContext();
+    context.setJobDescription("Timelake append to " + table.name() + ": staging rows");
+    try {
+      return StagedRows.write(rows, table.name());
+    } finally {
+      context.setJobDescription(null);
     }
   }
 

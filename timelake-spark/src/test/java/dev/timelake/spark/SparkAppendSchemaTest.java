@@ -203,6 +203,7 @@ class SparkAppendSchemaTest extends WithSparkLake {
     Instant beforeEpoch = Instant.parse("1969-12-31T23:59:59.999999Z");
     Instant withMicros = T0.plusNanos(123_456_000);
     LocalDateTime beforeGregorian = LocalDateTime.of(1500, 6, 1, 12, 34, 56, 1_000);
+    LocalDate day = LocalDate.of(1200, 1, 1);
     List<Row> rows =
         List.of(
             RowFactory.create(
@@ -213,7 +214,7 @@ class SparkAppendSchemaTest extends WithSparkLake {
                 Long.MIN_VALUE,
                 1.5f,
                 new BigDecimal("-12345678.90"),
-                LocalDate.of(1200, 1, 1),
+                day,
                 beforeGregorian,
                 new byte[] {0, -1, 42},
                 List.of(1.0, -0.0, Double.MAX_VALUE),
@@ -230,11 +231,17 @@ class SparkAppendSchemaTest extends WithSparkLake {
       spark.conf().set("spark.sql.session.timeZone", zone);
     }
 
-    assertThat(query(lake, "SELECT epoch_us(time), epoch_us(local) FROM schema.types ORDER BY id"))
+    assertThat(
+            query(
+                lake,
+                "SELECT epoch_us(time), epoch_us(local), CAST(day AS VARCHAR) FROM schema.types"
+                    + " ORDER BY id"))
         .containsExactly(
             java.util.Arrays.asList(
-                micros(beforeEpoch), micros(beforeGregorian.toInstant(ZoneOffset.UTC))),
-            java.util.Arrays.asList(micros(withMicros), null));
+                micros(beforeEpoch),
+                micros(beforeGregorian.toInstant(ZoneOffset.UTC)),
+                day.toString()),
+            java.util.Arrays.asList(micros(withMicros), null, null));
     assertThat(
             TimelakeSpark.read(spark, address, "schema.types")
                 .drop("_ingest_ts")

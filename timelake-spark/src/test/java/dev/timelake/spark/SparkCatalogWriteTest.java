@@ -7,7 +7,9 @@ import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.timelake.ColumnType;
 import dev.timelake.Table;
+import dev.timelake.TableDefinition;
 import dev.timelake.TestTables;
 import java.time.Instant;
 import java.util.List;
@@ -104,6 +106,28 @@ class SparkCatalogWriteTest extends WithSparkLake {
             "the DataFrame has column 'col1', which the table does not have (columns are matched"
                 + " by name; the table has device, time, value)");
     assertThat(snapshots(lake.table("cat.sql"))).isEqualTo(1);
+  }
+
+  @Test
+  void aTableReadBySparkAppendsToAnotherWhoseColumnsLieElsewhere() {
+    Table source = lake.createTable(TestTables.readings("cat.source").build());
+    source.newAppend().row("a", T0, 1.0).row("b", T0, 2.0).commit();
+    source.newAppend().row("a", T0, 3.0).commit(); // a copy, removed on read
+    // Another column order: columns meet by name, not by position or the source's field ids.
+    lake.createTable(
+        TableDefinition.builder("cat.target")
+            .column("value", ColumnType.DOUBLE)
+            .column("time", ColumnType.TIMESTAMPTZ)
+            .column("device", ColumnType.VARCHAR)
+            .timeColumn("time")
+            .seriesKey("device")
+            .build());
+
+    spark.sql(
+        "INSERT INTO timelake.cat.target (device, time, value)"
+            + " SELECT device, time, value FROM timelake.cat.source");
+
+    assertThat(stored("cat.target")).isEqualTo(stored("cat.source"));
   }
 
   @Test
