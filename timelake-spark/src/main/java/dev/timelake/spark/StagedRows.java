@@ -33,9 +33,9 @@ final class StagedRows implements AutoCloseable {
   /** The Spark setting naming the folder under which appends stage their rows. */
   static final String STAGING = "spark.timelake.staging";
 
-  /** Spark's name of a task's output file: part-{task}-{job uuid}-c{file of the task}… */
   private static final System.Logger LOG = System.getLogger(StagedRows.class.getName());
 
+  /** Spark's name of a task's output file: part-{task}-{job uuid}-c{file of the task}… */
   private static final Pattern PART = Pattern.compile("part-(\\d+)-.*-c(\\d+).*\\.parquet");
 
   private final Path folder;
@@ -62,7 +62,8 @@ final class StagedRows implements AutoCloseable {
           .option("maxRecordsPerFile", "0")
           .parquet(output.toUri().toString());
       return new StagedRows(folder, parts(output));
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      // Also a failed Spark job, a SparkException (checked, though Scala does not declare it).
       new StagedRows(folder, List.of()).close();
       throw e;
     }

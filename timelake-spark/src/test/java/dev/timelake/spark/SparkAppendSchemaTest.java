@@ -3,6 +3,8 @@ package dev.timelake.spark;
 import static dev.timelake.TestTables.micros;
 import static dev.timelake.TestTables.query;
 import static dev.timelake.TestTables.snapshots;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.udf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,6 +27,7 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterEach;
@@ -145,6 +148,30 @@ class SparkAppendSchemaTest extends WithSparkLake {
         .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith("Cannot append to " + name)
         .hasMessageContaining("column 'time' is null in row 2");
+    assertThat(snapshots(table)).isZero();
+  }
+
+  @Test
+  void aFailedSparkJobCommitsNothingAndLeavesNoStagedFile() {
+    // A task that fails with an exception of its own: Spark aborts the job with a SparkException.
+    var valueOf =
+        udf(
+            (UDF1<String, Double>)
+                device -> {
+                  if (device.equals("b")) {
+                    throw new IllegalStateException("no value for b");
+                  }
+                  return 1.0;
+                },
+            DataTypes.DoubleType);
+    Dataset<Row> failing =
+        spark
+            .createDataFrame(
+                List.of(RowFactory.create("a", T0, 1.0), RowFactory.create("b", T0, 2.0)),
+                readings())
+            .withColumn("value", valueOf.apply(col("device")));
+    assertThatThrownBy(() -> TimelakeSpark.append(failing, address, name))
+        .hasMessageContaining("no value for b");
     assertThat(snapshots(table)).isZero();
   }
 
