@@ -122,8 +122,8 @@ record SparkWriteSchema(TableName table, List<Column> columns, Optional<String> 
         && given.equals(DataTypes.TimestampNTZType)) {
       throw rejected(
           "column '%s' is TIMESTAMP_NTZ in the DataFrame but TIMESTAMPTZ in the table; a"
-              + " timestamp without time zone names no instant (convert it, e.g."
-              + " to_utc_timestamp(%s, 'UTC') if it holds UTC)",
+              + " timestamp without time zone names no instant (convert it, e.g. CAST(%s AS"
+              + " TIMESTAMP), which reads it in the session time zone)",
           column.name(), field.name());
     }
     throw rejected(

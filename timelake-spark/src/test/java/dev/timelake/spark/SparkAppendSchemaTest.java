@@ -132,7 +132,7 @@ class SparkAppendSchemaTest extends WithSparkLake {
     assertRefused(
         frame(schema, "a", LocalDateTime.of(2026, 3, 1, 10, 0), 1.0),
         "column 'time' is TIMESTAMP_NTZ in the DataFrame but TIMESTAMPTZ in the table",
-        "to_utc_timestamp");
+        "CAST(time AS TIMESTAMP), which reads it in the session time zone");
   }
 
   @Test
