@@ -17,7 +17,8 @@ import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A lake as a Spark catalog, so that Spark SQL reads Timelake tables by name with copies removed:
+ * A lake as a Spark catalog, so that Spark SQL reads Timelake tables by name with copies removed
+ * and appends to them with Timelake's rules:
  *
  * <pre>
  * spark.sql.extensions=dev.timelake.spark.TimelakeSparkExtensions
@@ -26,11 +27,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.sql.catalog.timelake.uri=jdbc:postgresql://db/lake   (any other catalog property)
  *
  * SELECT tag, avg(value) FROM timelake.iot.readings GROUP BY tag
+ * df.writeTo("timelake.iot.readings").option("batch-id", "gateway-7/2026-01").append()
  * </pre>
  *
- * <p>Tables are read-only here (write with Timelake); namespaces and tables are listed. The reads
- * themselves are planned by {@link TimelakeSparkExtensions}' rule, which replaces each table with
- * {@link TimelakeSpark#read}'s DataFrame.
+ * <p>Tables take appends ({@link TimelakeSpark#append}'s, with option {@code batch-id}); they are
+ * not created, altered, dropped or overwritten here (do that with Timelake); namespaces and tables
+ * are listed. The reads themselves are planned by {@link TimelakeSparkExtensions}' rule, which
+ * replaces each table with {@link TimelakeSpark#read}'s DataFrame.
  */
 public final class TimelakeCatalog implements TableCatalog, SupportsNamespaces {
   /** The catalog option naming the warehouse; every other option is a catalog property. */
@@ -97,17 +100,17 @@ public final class TimelakeCatalog implements TableCatalog, SupportsNamespaces {
 
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) {
-    throw readOnly("alter " + ident);
+    throw appendOnly("alter " + ident);
   }
 
   @Override
   public boolean dropTable(Identifier ident) {
-    throw readOnly("drop " + ident);
+    throw appendOnly("drop " + ident);
   }
 
   @Override
   public void renameTable(Identifier from, Identifier to) {
-    throw readOnly("rename " + from);
+    throw appendOnly("rename " + from);
   }
 
   @Override
@@ -148,30 +151,30 @@ public final class TimelakeCatalog implements TableCatalog, SupportsNamespaces {
 
   @Override
   public void createNamespace(String[] namespace, Map<String, String> metadata) {
-    throw readOnly("create namespace " + String.join(".", namespace));
+    throw appendOnly("create namespace " + String.join(".", namespace));
   }
 
   @Override
   public void alterNamespace(String[] namespace, NamespaceChange... changes) {
-    throw readOnly("alter namespace " + String.join(".", namespace));
+    throw appendOnly("alter namespace " + String.join(".", namespace));
   }
 
   @Override
   public boolean dropNamespace(String[] namespace, boolean cascade) {
-    throw readOnly("drop namespace " + String.join(".", namespace));
+    throw appendOnly("drop namespace " + String.join(".", namespace));
   }
 
   private static String namespaceOf(String[] namespace) {
     return namespace.length == 1 ? namespace[0] : String.join(".", namespace);
   }
 
-  private UnsupportedOperationException readOnly(String what) {
+  private UnsupportedOperationException appendOnly(String what) {
     return new UnsupportedOperationException(
         "Cannot "
             + what
             + " in Spark catalog "
             + name
-            + ": Timelake tables are read-only in Spark; change them with Timelake (the timelake"
-            + " command, SQL or the Java API)");
+            + ": Timelake tables take only appends from Spark; change them otherwise with Timelake"
+            + " (the timelake command, SQL or the Java API)");
   }
 }

@@ -2,6 +2,7 @@ package dev.timelake.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.timelake.AppendResult;
 import dev.timelake.CompactionResult;
 import dev.timelake.CompactionTask;
 import dev.timelake.DistributedMaintenance;
@@ -16,6 +17,7 @@ import dev.timelake.TableName;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -23,12 +25,14 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Timelake tables in Spark: reads with copies removed by Timelake's rule and scan plan (files that
- * overlap no other are read without any dedup work), and maintenance as Spark jobs.
+ * overlap no other are read without any dedup work), appends with Timelake's rules, and maintenance
+ * as Spark jobs.
  *
  * <pre>{@code
  * LakeAddress lake = LakeAddress.of("/data/lake");
  * Dataset<Row> readings = TimelakeSpark.read(spark, lake, "iot.readings");
  * readings.groupBy("tag").avg("value").show();
+ * TimelakeSpark.append(backfill, lake, "iot.readings", "backfill/2026-01");
  * }</pre>
  */
 public final class TimelakeSpark {
@@ -43,6 +47,45 @@ public final class TimelakeSpark {
     requireNonNull(lake, "lake is null");
     ReadPlan plan = lake.lake().table(table).readPlan();
     return DedupReader.read(spark, plan);
+  }
+
+  /**
+   * Appends a DataFrame's rows to the table as an embedded append of the same rows would: one
+   * commit (copies of a key within the DataFrame keep the later row, in the DataFrame's order; the
+   * insertion time is set; fresh and late rows go to separate files; an ordered index's conflicts
+   * fail or replace as the table says), then inline maintenance and rollup refresh. The columns are
+   * checked against the table before Spark writes anything; the executors then write the rows as
+   * Parquet under {@code spark.timelake.staging} (a folder the driver and every executor mount; a
+   * local Spark may leave it unset) and the driver appends those files, deleting them afterwards.
+   *
+   * <p>Rows without a defined order (after a shuffle) make the winner among copies of a key in the
+   * DataFrame arbitrary; remove such copies, or sort, before appending.
+   *
+   * @throws dev.timelake.ValidationException naming the table and column when a column does not fit
+   *     (unknown, missing though required, of another type, or the insertion time), or a required
+   *     column holds a null; nothing is committed
+   * @throws dev.timelake.IndexIntervalOverlapException when rows meet stored rows in an interval of
+   *     an ordered index whose conflicts are errors ({@link
+   *     dev.timelake.DuplicateIndexIntervalException} when two rows of the DataFrame share one);
+   *     nothing is committed
+   */
+  public static AppendResult append(Dataset<Row> rows, LakeAddress lake, String table) {
+    requireNonNull(rows, "rows is null");
+    requireNonNull(lake, "lake is null");
+    return SparkAppend.run(rows, lake, table, Optional.empty());
+  }
+
+  /**
+   * {@link #append(Dataset, LakeAddress, String)} made idempotent: if a commit of the table already
+   * carries {@code batchId}, nothing is written and the result says so ({@code
+   * SKIPPED_DUPLICATE_BATCH}), so a Spark job that is run again appends its rows once.
+   */
+  public static AppendResult append(
+      Dataset<Row> rows, LakeAddress lake, String table, String batchId) {
+    requireNonNull(rows, "rows is null");
+    requireNonNull(lake, "lake is null");
+    requireNonNull(batchId, "batchId is null");
+    return SparkAppend.run(rows, lake, table, Optional.of(batchId));
   }
 
   /**
