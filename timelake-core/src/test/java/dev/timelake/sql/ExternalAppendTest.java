@@ -3,6 +3,7 @@ package dev.timelake.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.timelake.ExternalIcebergAppend;
 import dev.timelake.TableInfo;
 import dev.timelake.catalog.Catalogs;
 import java.time.OffsetDateTime;

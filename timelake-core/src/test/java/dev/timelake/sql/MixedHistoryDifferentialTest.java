@@ -2,6 +2,7 @@ package dev.timelake.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.timelake.ExternalIcebergAppend;
 import dev.timelake.SameAnswers;
 import dev.timelake.TestRandom;
 import java.util.List;

@@ -29,6 +29,7 @@ import org.apache.spark.sql.types.StructType;
  */
 final class DedupReader {
   private static final String SEQUENCE = "__tl_seq";
+  private static final String WRITTEN = "__tl_written";
   private static final String FILE = "__tl_file";
   private static final String INTERVAL = "__tl_interval";
   private static final String RANK = "__tl_rank";
@@ -94,9 +95,9 @@ final class DedupReader {
       group.forEach(file -> (file.fresh() ? fresh : notFresh).add(file));
     }
     List<String> columns = List.of(schema.fieldNames());
-    Dataset<Row> contested = keyed(withSequences(spark, schema, notFresh), plan);
+    Dataset<Row> contested = keyed(withSequences(spark, schema, notFresh, plan), plan);
     if (!fresh.isEmpty()) {
-      Dataset<Row> freshRows = keyed(withSequences(spark, schema, fresh), plan);
+      Dataset<Row> freshRows = keyed(withSequences(spark, schema, fresh, plan), plan);
       Dataset<Row> held =
           keyed(scan(spark, schema, notFresh), plan).select(keyColumns(plan)).distinct();
       Dataset<Row> uncontested =
@@ -110,27 +111,47 @@ final class DedupReader {
     return winners(contested, plan, columns);
   }
 
-  /** The rows of {@code files} with their file's data sequence number. */
+  /**
+   * The rows of {@code files} with their file's data sequence number; the rows of a file another
+   * engine's append added take its commit's time as their insertion time (see {@link
+   * ReadFile#insertionMicros}).
+   */
   private static Dataset<Row> withSequences(
-      SparkSession spark, StructType schema, List<ReadFile> files) {
+      SparkSession spark, StructType schema, List<ReadFile> files, ReadPlan plan) {
     // Each row's number by its file's name (unique in a table: names hold UUIDs).
     List<Row> sequences = new ArrayList<>();
     for (ReadFile file : files) {
       String location = file.location();
       sequences.add(
           RowFactory.create(
-              location.substring(location.lastIndexOf('/') + 1), file.sequenceNumber()));
+              location.substring(location.lastIndexOf('/') + 1),
+              file.sequenceNumber(),
+              file.hasInsertionTime() ? timestamp(file.insertionMicros()) : null));
     }
     Dataset<Row> numbers =
         spark.createDataFrame(
             sequences,
             new StructType()
                 .add(FILE, DataTypes.StringType, false)
-                .add(SEQUENCE, DataTypes.LongType, false));
-    return scan(spark, schema, files)
-        .withColumn(FILE, col("_metadata.file_name"))
-        .join(functions.broadcast(numbers), FILE)
-        .drop(FILE);
+                .add(SEQUENCE, DataTypes.LongType, false)
+                .add(WRITTEN, DataTypes.TimestampType, true));
+    Dataset<Row> rows =
+        scan(spark, schema, files)
+            .withColumn(FILE, col("_metadata.file_name"))
+            .join(functions.broadcast(numbers), FILE)
+            .drop(FILE);
+    if (plan.ingestTimeColumn().isPresent()
+        && files.stream().anyMatch(ReadFile::hasInsertionTime)) {
+      String ingest = plan.ingestTimeColumn().get();
+      rows = rows.withColumn(ingest, functions.coalesce(col(WRITTEN), col(ingest)));
+    }
+    return rows.drop(WRITTEN);
+  }
+
+  private static java.sql.Timestamp timestamp(long micros) {
+    return java.sql.Timestamp.from(
+        java.time.Instant.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L));
   }
 
   /** The rows with the interval start as a column, when the interval is part of the key. */

@@ -91,6 +91,37 @@ class SparkReadTest extends WithSparkLake {
   }
 
   @Test
+  void anotherEnginesAppendWinsByItsCommitInSparkAsInTimelake() {
+    Table table = lake.createTable(TestTables.readings("external.r").build());
+    table.newAppend().row("a", T0, 1.0).row("b", T0, 2.0).commit();
+    // Its stored insertion times are nonsense (far past): the commit's time counts.
+    java.time.OffsetDateTime past = java.time.OffsetDateTime.parse("2000-01-01T00:00:00Z");
+    java.time.OffsetDateTime at = T0.atOffset(ZoneOffset.UTC);
+    dev.timelake.ExternalIcebergAppend.append(
+        warehouse,
+        "external",
+        "r",
+        List.of(
+            java.util.Map.of("device", "a", "time", at, "value", 10.0, "_ingest_ts", past),
+            java.util.Map.of(
+                "device", "c", "time", at.plusMinutes(1), "value", 30.0, "_ingest_ts", past)));
+
+    List<List<Object>> expected =
+        List.of(List.of("a", 10.0), List.of("b", 2.0), List.of("c", 30.0));
+    assertThat(query(lake, "SELECT device, value FROM external.r ORDER BY device"))
+        .isEqualTo(expected);
+    List<List<Object>> spark = new ArrayList<>();
+    for (Row row :
+        TimelakeSpark.read(WithSparkLake.spark, address, "external.r")
+            .orderBy("device")
+            .select("device", "value")
+            .collectAsList()) {
+      spark.add(List.of(row.get(0), row.get(1)));
+    }
+    assertThat(spark).isEqualTo(expected);
+  }
+
+  @Test
   void filesThatShareNoKeyAreReadWithoutRanking() {
     Table table = lake.createTable(TestTables.readings("plan.fresh").build());
     table.newAppend().row("a", T0, 1.0).commit();

@@ -1,4 +1,4 @@
-package dev.timelake.sql;
+package dev.timelake;
 
 import dev.timelake.catalog.Catalogs;
 import java.io.IOException;
@@ -25,11 +25,11 @@ import org.apache.iceberg.parquet.Parquet;
  * write the same): one Parquet file per partition written by Iceberg's generic writer, one append
  * commit without Timelake's summary keys.
  */
-final class ExternalIcebergAppend {
+public final class ExternalIcebergAppend {
   private ExternalIcebergAppend() {}
 
   /** Appends {@code rows} (column name → value, Iceberg's generic Java values) to the table. */
-  static void append(
+  public static void append(
       Path warehouse, String namespace, String name, List<Map<String, Object>> rows) {
     Table table = Catalogs.openEmbedded(warehouse).loadTable(TableIdentifier.of(namespace, name));
     Schema schema = table.schema();
