@@ -258,25 +258,15 @@ public final class Append {
       AppendOperation operation =
           new AppendOperation(table, connection, all, batchId, now, operationName, progress)
               .onSourceRead(sourcesRead::read);
-      AppendResult result = operation.run();
-      if (result.outcome() != AppendResult.Outcome.COMMITTED) {
-        return result;
-      }
-      try {
-        return result.withMaintenance(
-            InlineMaintenance.afterAppend(
-                catalog,
-                table.name(),
-                connection,
-                operation.touchedPartitions(),
-                callSettings,
-                now,
-                progress),
-            Optional.empty());
-      } catch (RuntimeException e) {
-        return result.withMaintenance(
-            Optional.empty(), Optional.of(e.getMessage() != null ? e.getMessage() : e.toString()));
-      }
+      return InlineMaintenance.afterCommit(
+          operation.run(),
+          catalog,
+          table.name(),
+          connection,
+          operation.touchedPartitions(),
+          callSettings,
+          now,
+          progress);
     }
   }
 }

@@ -21,6 +21,39 @@ import java.util.function.Consumer;
 public final class InlineMaintenance {
   private InlineMaintenance() {}
 
+  private static final System.Logger LOG = System.getLogger(InlineMaintenance.class.getName());
+
+  /**
+   * The result of a write with the inline maintenance that follows its commit (see {@link
+   * #afterAppend}): a write that did not commit is returned as it is; a maintenance failure never
+   * undoes the write — it is logged with its exception and its message goes into the result.
+   */
+  public static dev.timelake.AppendResult afterCommit(
+      dev.timelake.AppendResult result,
+      LakeCatalog catalog,
+      TableName name,
+      EngineConnection connection,
+      Set<Integer> touchedPartitions,
+      Map<String, String> overrides,
+      Instant now,
+      Consumer<String> progress) {
+    if (result.outcome() != dev.timelake.AppendResult.Outcome.COMMITTED) {
+      return result;
+    }
+    try {
+      return result.withMaintenance(
+          afterAppend(catalog, name, connection, touchedPartitions, overrides, now, progress),
+          Optional.empty());
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Inline maintenance of " + name + " failed after a committed write (the write stands)",
+          e);
+      return result.withMaintenance(
+          Optional.empty(), Optional.of(e.getMessage() != null ? e.getMessage() : e.toString()));
+    }
+  }
+
   /**
    * Runs inline maintenance of {@code name} if {@code auto-maintain} is on (the call's override
    * wins over the table's value). Returns the report, or empty when nothing was due.

@@ -872,18 +872,10 @@ public final class SqlSession implements AutoCloseable {
     if (result.outcome() != AppendResult.Outcome.COMMITTED) {
       return outcome;
     }
-    AppendResult maintained;
-    Optional<String> failure = Optional.empty();
-    try {
-      maintained =
-          result.withMaintenance(
-              InlineMaintenance.afterAppend(
-                  catalog, table, work(), touched, java.util.Map.of(), now, message -> {}),
-              Optional.empty());
-    } catch (RuntimeException e) {
-      failure = Optional.of(String.valueOf(e.getMessage()));
-      maintained = result.withMaintenance(Optional.empty(), failure);
-    }
+    AppendResult maintained =
+        InlineMaintenance.afterCommit(
+            result, catalog, table, work(), touched, java.util.Map.of(), now, message -> {});
+    Optional<String> failure = maintained.maintenanceError();
     StatementOutcome done =
         new StatementOutcome(
             outcome.kind(),
