@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Plain DuckDB sees what the Timelake reader sees: through the statement {@link Table#duckdbView()}
  * prints, and through the documented {@code _ingest_ts} recipe over every data file when appends
  * have distinct insertion times. Random appends with copies and late rows, with and without inline
- * maintenance; {@code -Dtimelake.seed=N} replays a run.
+ * maintenance; {@code -Dtests.seed=<hex>} replays a run.
  */
 class DuckdbViewTest {
   private static final String NAME = "iot.readings";
@@ -38,8 +38,8 @@ class DuckdbViewTest {
 
   @Test
   void plainDuckDbAnswersLikeTheTimelakeReader() throws Exception {
-    long seed = Long.getLong("timelake.seed", System.nanoTime());
-    System.out.println("DuckdbViewTest seed " + seed);
+    long seed = TestRandom.seed();
+    System.out.println("DuckdbViewTest " + TestRandom.describe(seed));
     Random random = new Random(seed);
     try (Lake lake = Lake.open(warehouse);
         Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
@@ -65,10 +65,10 @@ class DuckdbViewTest {
           execute(duckdb, table.duckdbView());
 
           assertThat(rows(duckdb, ALL.formatted("readings")))
-              .as("seed %d, view after append %d", seed, a)
+              .as("%s, view after append %d", TestRandom.describe(seed), a)
               .isEqualTo(expected);
           assertThat(rows(duckdb, recipe()))
-              .as("seed %d, _ingest_ts recipe after append %d", seed, a)
+              .as("%s, _ingest_ts recipe after append %d", TestRandom.describe(seed), a)
               .isEqualTo(expected);
         }
       }

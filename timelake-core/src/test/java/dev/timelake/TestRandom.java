@@ -18,14 +18,31 @@ public final class TestRandom extends Random {
 
   /** A random source seeded from {@code tests.seed}, else from a fresh random seed. */
   public static TestRandom create() {
-    String configured = System.getProperty("tests.seed");
-    long seed =
-        configured == null || configured.isBlank()
-            ? new SecureRandom().nextLong()
-            : Long.parseUnsignedLong(configured.trim(), 16);
-    TestRandom random = new TestRandom(seed);
+    TestRandom random = new TestRandom(configuredSeed());
     System.out.println("Random test data with " + random);
     return random;
+  }
+
+  /**
+   * The seed of {@code tests.seed}, else a fresh one, for a test that derives several sources from
+   * it (one per worker or case); {@link #describe} says how to replay it.
+   */
+  public static long seed() {
+    long seed = configuredSeed();
+    System.out.println("Random test data with " + describe(seed));
+    return seed;
+  }
+
+  /** How to run a test again with {@code seed}: {@code -Dtests.seed=<hex>}. */
+  public static String describe(long seed) {
+    return "-Dtests.seed=" + Long.toHexString(seed);
+  }
+
+  private static long configuredSeed() {
+    String configured = System.getProperty("tests.seed");
+    return configured == null || configured.isBlank()
+        ? new SecureRandom().nextLong()
+        : Long.parseUnsignedLong(configured.trim(), 16);
   }
 
   /** A long in {@code [min, max)}. */
@@ -35,6 +52,6 @@ public final class TestRandom extends Random {
 
   @Override
   public String toString() {
-    return "-Dtests.seed=" + Long.toHexString(seed);
+    return describe(seed);
   }
 }

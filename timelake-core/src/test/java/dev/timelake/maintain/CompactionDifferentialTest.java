@@ -11,6 +11,7 @@ import dev.timelake.AppendResult;
 import dev.timelake.Chunk;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
+import dev.timelake.TestRandom;
 import dev.timelake.maintain.MaintenanceFixture.Row;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on some appends and in between, then a full maintenance. The Timelake reader must equal the
  * oracle throughout and itself before and after each maintenance; after the full maintenance plain
  * DuckDB over the data files sees no copies. The seed of a failing case is in the assertion
- * message; set {@code -Dtimelake.seed=N} to replay it.
+ * message; set {@code -Dtests.seed=<hex>} to replay it.
  */
 class CompactionDifferentialTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -37,13 +38,13 @@ class CompactionDifferentialTest {
 
   @Test
   void maintenanceKeepsAnswersOnRandomAppends() throws Exception {
-    long base = Long.getLong("timelake.seed", System.nanoTime());
+    long base = TestRandom.seed();
     int tables = Integer.getInteger("timelake.tables", 3);
     try (MaintenanceFixture fixture = new MaintenanceFixture(warehouse)) {
       for (int t = 0; t < tables; t++) {
         long seed = base + t;
-        System.out.println("CompactionDifferentialTest seed " + seed);
-        checkTable(fixture, "d.t" + t, new Random(seed), "seed " + seed);
+        System.out.println("CompactionDifferentialTest " + TestRandom.describe(seed));
+        checkTable(fixture, "d.t" + t, new Random(seed), TestRandom.describe(seed));
       }
     }
   }

@@ -11,6 +11,7 @@ import dev.timelake.Chunk;
 import dev.timelake.CommitFailedException;
 import dev.timelake.ConflictException;
 import dev.timelake.Table;
+import dev.timelake.TestRandom;
 import dev.timelake.maintain.MaintenanceFixture.Row;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,8 +55,8 @@ class ConcurrentMaintenanceTest {
 
   @Test
   void appendsRacingMaintenanceLoseNoRow() throws Exception {
-    long seed = Long.getLong("timelake.seed", System.nanoTime());
-    System.out.println("ConcurrentMaintenanceTest seed " + seed);
+    long seed = TestRandom.seed();
+    System.out.println("ConcurrentMaintenanceTest " + TestRandom.describe(seed));
     try (MaintenanceFixture fixture = new MaintenanceFixture(warehouse)) {
       fixture.create(
           readings(NAME)
@@ -86,11 +87,15 @@ class ConcurrentMaintenanceTest {
 
       assertThat(maintenanceErrors).allMatch(m -> m.startsWith("Cannot commit maintenance of"));
       assertThat(maintenanceRuns.get()).as("maintenance runs").isPositive();
-      assertThat(fixture.query(ROWS.formatted(NAME))).as("seed %d", seed).isEqualTo(oracle.rows());
+      assertThat(fixture.query(ROWS.formatted(NAME)))
+          .as("%s", TestRandom.describe(seed))
+          .isEqualTo(oracle.rows());
       fixture.lake.table(NAME).newMaintenance().run();
-      assertThat(fixture.query(ROWS.formatted(NAME))).as("seed %d", seed).isEqualTo(oracle.rows());
+      assertThat(fixture.query(ROWS.formatted(NAME)))
+          .as("%s", TestRandom.describe(seed))
+          .isEqualTo(oracle.rows());
       assertThat(fixture.plain(ROWS.formatted(readParquet(fixture.dataFiles(NAME)))))
-          .as("seed %d, plain DuckDB after maintenance", seed)
+          .as("%s, plain DuckDB after maintenance", TestRandom.describe(seed))
           .isEqualTo(oracle.rows());
     }
   }
@@ -102,7 +107,7 @@ class ConcurrentMaintenanceTest {
    */
   @Test
   void fullMaintenanceCompletesWhileAppendsKeepArriving() throws Exception {
-    long seed = Long.getLong("timelake.seed", System.nanoTime());
+    long seed = TestRandom.seed();
     try (MaintenanceFixture fixture = new MaintenanceFixture(warehouse)) {
       fixture.create(
           readings(NAME)
@@ -140,7 +145,9 @@ class ConcurrentMaintenanceTest {
         writing.set(false);
         pool.shutdownNow();
       }
-      assertThat(fixture.query(ROWS.formatted(NAME))).as("seed %d", seed).isEqualTo(oracle.rows());
+      assertThat(fixture.query(ROWS.formatted(NAME)))
+          .as("%s", TestRandom.describe(seed))
+          .isEqualTo(oracle.rows());
     }
   }
 

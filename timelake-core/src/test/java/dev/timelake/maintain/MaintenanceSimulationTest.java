@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.timelake.AppendResult;
 import dev.timelake.Table;
 import dev.timelake.TableInfo;
+import dev.timelake.TestRandom;
 import dev.timelake.maintain.MaintenanceFixture.Row;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Simulates a table fed one append per minute with inline maintenance (as a gateway would), from
  * 23:30 to 01:30 so the first day turns cold, with late rows (some into the cold day) and resent
  * readings. Files per partition stay bounded after every append, and answers equal the oracle
- * throughout. {@code -Dtimelake.minutes=N} sets the simulated length; {@code -Dtimelake.seed=N}
+ * throughout. {@code -Dtimelake.minutes=N} sets the simulated length; {@code -Dtests.seed=<hex>}
  * replays a run.
  */
 class MaintenanceSimulationTest {
@@ -36,7 +37,7 @@ class MaintenanceSimulationTest {
 
   @Test
   void minuteAppendsKeepFilesBoundedAndAnswersUnchanged() throws Exception {
-    long seed = Long.getLong("timelake.seed", System.nanoTime());
+    long seed = TestRandom.seed();
     int minutes = Integer.getInteger("timelake.minutes", 120);
     Random random = new Random(seed);
     LatestWrites oracle = new LatestWrites();
@@ -53,7 +54,9 @@ class MaintenanceSimulationTest {
         AppendResult result = append(table, now, rows, oracle).commit();
         appendNanos[minute] = System.nanoTime() - started;
 
-        assertThat(result.maintenanceError()).as("seed %d, minute %d", seed, minute).isEmpty();
+        assertThat(result.maintenanceError())
+            .as("%s, minute %d", TestRandom.describe(seed), minute)
+            .isEmpty();
         if (result.maintenance().isPresent()) {
           maintenanceRuns++;
           maintenanceNanos += result.maintenance().get().took().toNanos();
@@ -61,12 +64,14 @@ class MaintenanceSimulationTest {
         for (TableInfo.PartitionInfo partition : table.refresh().info().partitions()) {
           mostFiles = Math.max(mostFiles, partition.files());
           assertThat(partition.files())
-              .as("seed %d, minute %d, partition %s", seed, minute, partition.label())
+              .as(
+                  "%s, minute %d, partition %s",
+                  TestRandom.describe(seed), minute, partition.label())
               .isLessThanOrEqualTo(MAX_FILES_PER_PARTITION);
         }
         if (minute % 60 == 59 || minute == minutes - 1) {
           assertThat(fixture.query(ROWS.formatted(NAME)))
-              .as("seed %d, minute %d", seed, minute)
+              .as("%s, minute %d", TestRandom.describe(seed), minute)
               .isEqualTo(oracle.rows());
         }
       }
@@ -74,10 +79,10 @@ class MaintenanceSimulationTest {
       long[] sorted = appendNanos.clone();
       Arrays.sort(sorted);
       System.out.printf(
-          "MaintenanceSimulationTest seed %d: %d appends, ms per append with inline maintenance:"
+          "MaintenanceSimulationTest %s: %d appends, ms per append with inline maintenance:"
               + " mean %.1f, median %.1f, p90 %.1f; %d maintenance runs of %.1f ms on average;"
               + " at most %d files in a partition; %d files and %d snapshots at the end%n",
-          seed,
+          TestRandom.describe(seed),
           minutes,
           Arrays.stream(appendNanos).average().orElse(0) / 1e6,
           sorted[minutes / 2] / 1e6,

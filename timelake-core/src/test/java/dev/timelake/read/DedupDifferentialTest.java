@@ -8,6 +8,7 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
+import dev.timelake.TestRandom;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Dedup on read against an oracle: random appends with late rows, copies with newer, older and
  * equal insertion times, and random queries with key and value filters, for both strategies. The
  * oracle is plain DuckDB keeping the latest copy of every key with QUALIFY over all rows. The seed
- * of a failing case is in the assertion message; set {@code -Dtimelake.seed=N} to replay it.
+ * of a failing case is in the assertion message; set {@code -Dtests.seed=<hex>} to replay it.
  */
 class DedupDifferentialTest {
   private static final long HOUR = 3_600_000_000L;
@@ -38,7 +39,7 @@ class DedupDifferentialTest {
 
   @Test
   void dedupOnReadEqualsOracleOnRandomData() throws Exception {
-    long base = Long.getLong("timelake.seed", System.nanoTime());
+    long base = TestRandom.seed();
     int tables = Integer.getInteger("timelake.tables", 6);
     int queries = Integer.getInteger("timelake.queries", 40);
     int cases = 0;
@@ -61,7 +62,7 @@ class DedupDifferentialTest {
               List<String> actual = rows(session, query.replace("$T", name));
               List<String> expected = oracleRows(oracle, query.replace("$T", "winners"));
               assertThat(actual)
-                  .as("seed %d, strategy %s, query %s", seed, strategy, query)
+                  .as("%s, strategy %s, query %s", TestRandom.describe(seed), strategy, query)
                   .isEqualTo(expected);
               cases++;
             }
