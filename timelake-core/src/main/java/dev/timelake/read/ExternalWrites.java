@@ -32,11 +32,6 @@ public final class ExternalWrites {
         && !snapshot.summary().containsKey(SnapshotSummaries.OPERATION);
   }
 
-  /** True when Timelake did not write {@code snapshot} (no Timelake summary keys). */
-  public static boolean isExternal(Snapshot snapshot) {
-    return !snapshot.summary().containsKey(SnapshotSummaries.OPERATION);
-  }
-
   /** The commit time of {@code snapshot} in µs since the epoch. */
   public static long commitMicros(Snapshot snapshot) {
     return snapshot.timestampMillis() * 1000;

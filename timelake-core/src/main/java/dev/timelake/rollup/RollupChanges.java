@@ -64,10 +64,15 @@ public final class RollupChanges {
   /** What DELETEs removed from {@code raw} after {@code rollup}'s record; see {@link Deletions}. */
   public static Deletions deletionsSince(Rollup rollup, PinnedTable raw) {
     long recorded = rollup.sourceSequence();
-    if (!rollup.followsDeletes() || recorded < 0 || raw.snapshotId() < 0) {
+    org.apache.iceberg.Table table = raw.table().iceberg();
+    // A table no DELETE ever touched (no timelake.last-delete) needs no walk: routing asks this
+    // for every rollup of every query.
+    if (!rollup.followsDeletes()
+        || recorded < 0
+        || raw.snapshotId() < 0
+        || !table.properties().containsKey(Settings.LAST_DELETE.propertyKey())) {
       return Deletions.NONE;
     }
-    org.apache.iceberg.Table table = raw.table().iceberg();
     List<String> needed = new ArrayList<>(rollup.keys());
     raw.contract().timeColumn().ifPresent(needed::add);
     List<DeletedRows> deleted = new ArrayList<>();
@@ -90,7 +95,7 @@ public final class RollupChanges {
         break;
       }
       Snapshot older = table.snapshot(parent);
-      if (older == null && table.properties().containsKey(Settings.LAST_DELETE.propertyKey())) {
+      if (older == null) {
         return new Deletions(
             List.of(),
             Optional.of(
