@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Run by the ./timelake launcher as a single-file program after each build: makes
- * timelake-cli/target/runtime/ with a copy of timelake.jar that holds no DuckDB native library and
- * the libraries themselves next to it. DuckDB's driver then loads the library from beside the jar
+ * Run by the ./timelake launcher as a single-file program after each build: makes RUNTIME_DIR
+ * (target/runtime/ beside timelake.jar or timelake-bench.jar) with a copy of the jar that holds no
+ * DuckDB native library and the libraries themselves next to it. DuckDB's driver then loads the library from beside the jar
  * instead of unpacking 70 MB to a temporary file at every start (0.3 s); the launcher adds a
- * class-data-sharing archive of its own. Usage: java LeanRuntime.java TIMELAKE_JAR RUNTIME_DIR
+ * class-data-sharing archive of its own. Usage: java LeanRuntime.java JAR RUNTIME_DIR
  */
 public class LeanRuntime {
   public static void main(String[] args) throws IOException {
@@ -23,7 +23,7 @@ public class LeanRuntime {
     Path staging = runtime.resolveSibling(runtime.getFileName() + ".tmp");
     deleteTree(staging);
     Files.createDirectories(staging);
-    Path lean = staging.resolve("timelake.jar");
+    Path lean = staging.resolve(jar.getFileName().toString());
     Files.copy(jar, lean);
     try (FileSystem zip = FileSystems.newFileSystem(URI.create("jar:" + lean.toUri()), Map.of())) {
       List<Path> natives;

@@ -1,6 +1,7 @@
 package dev.timelake.bench;
 
 import dev.timelake.TimelakeException;
+import dev.timelake.iiot.Scale;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -3,6 +3,7 @@ package dev.timelake.bench;
 import static java.util.Objects.requireNonNull;
 
 import dev.timelake.TimelakeException;
+import dev.timelake.iiot.Scale;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

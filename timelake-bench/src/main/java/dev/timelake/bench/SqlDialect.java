@@ -1,6 +1,7 @@
 package dev.timelake.bench;
 
 import dev.timelake.TimelakeException;
+import dev.timelake.iiot.IiotGenerator;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

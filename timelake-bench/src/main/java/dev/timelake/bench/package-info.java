@@ -1,10 +1,10 @@
 /**
- * The IIoT benchmark (the project's {@code BENCHMARK.md}): its data and its runner.
+ * The IIoT benchmark (the project's {@code BENCHMARK.md}): its runner; {@code
+ * dev.timelake.bench.cli} is {@code timelake-bench.jar}, the {@code timelake} command with the
+ * {@code bench} subcommands.
  *
- * <p>{@link dev.timelake.bench.IiotGenerator} simulates a plant of {@link dev.timelake.bench.Scale
- * lines × machines × tags} and appends its readings to a lake hour by hour, late and resent
- * readings included, deterministically from a seed. The model itself is SQL that DuckDB runs
- * vectorized ({@code PlantSql}); the generator only drives the appends.
+ * <p>The data is the plant of {@link dev.timelake.iiot.IiotGenerator} (module timelake-iiot, which
+ * {@code timelake demo} also uses).
  *
  * <p>{@link dev.timelake.bench.BenchmarkRunner} runs the benchmark's queries ({@code
  * BenchmarkQueries}, each written once over table placeholders that {@code SqlDialect} fills) in

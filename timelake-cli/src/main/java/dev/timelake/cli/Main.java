@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine;
@@ -119,7 +120,7 @@ public final class Main {
   private boolean verbose;
 
   /** A command reading and writing {@code streams}, with {@code environment} as its variables. */
-  Main(Streams streams, Map<String, String> environment) {
+  public Main(Streams streams, Map<String, String> environment) {
     this.streams = requireNonNull(streams, "streams is null");
     this.environment = Map.copyOf(requireNonNull(environment, "environment is null"));
   }
@@ -133,8 +134,22 @@ public final class Main {
   }
 
   /** A picocli command line for this command, writing to its streams and mapping errors. */
-  CommandLine commandLine() {
+  public CommandLine commandLine() {
+    return commandLine(List.of());
+  }
+
+  /**
+   * A command line with {@code extensions} as further subcommands, each in place of the one of the
+   * same name ({@code timelake-bench.jar} puts the benchmark in place of the {@code bench}
+   * pointer). Added before the settings below, which picocli applies to the subcommands present.
+   */
+  public CommandLine commandLine(List<Object> extensions) {
     CommandLine commandLine = new CommandLine(this);
+    for (Object extension : extensions) {
+      CommandLine subcommand = new CommandLine(extension);
+      commandLine.getCommandSpec().removeSubcommand(subcommand.getCommandName());
+      commandLine.addSubcommand(subcommand);
+    }
     commandLine.setOut(new PrintWriter(streams.out(), true, StandardCharsets.UTF_8));
     commandLine.setErr(new PrintWriter(streams.err(), true, StandardCharsets.UTF_8));
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
@@ -190,7 +205,8 @@ public final class Main {
     return environment;
   }
 
-  Streams streams() {
+  /** Where the command reads and writes. */
+  public Streams streams() {
     return streams;
   }
 
@@ -208,7 +224,7 @@ public final class Main {
    *
    * @throws ValidationException for a warehouse on object storage
    */
-  Path warehouse() {
+  public Path warehouse() {
     Warehouse parsed = Warehouse.parse(warehouseLocation());
     return parsed
         .folder()
@@ -224,7 +240,7 @@ public final class Main {
   }
 
   /** Opens the lake; checks the {@code --set} settings first so a typo fails before any work. */
-  Lake openLake() {
+  public Lake openLake() {
     return openLake(Map.of());
   }
 

@@ -13,16 +13,16 @@ import java.nio.charset.StandardCharsets;
  * Where a command reads and writes: stdin, stdout, stderr, and whether a person is at a terminal
  * (progress output and the interactive shell need one). Tests pass in-memory streams.
  */
-record Streams(InputStream in, PrintStream out, PrintStream err, boolean interactive) {
+public record Streams(InputStream in, PrintStream out, PrintStream err, boolean interactive) {
 
-  Streams {
+  public Streams {
     requireNonNull(in, "in is null");
     requireNonNull(out, "out is null");
     requireNonNull(err, "err is null");
   }
 
   /** The process's streams, writing UTF-8; interactive when the JVM has a console. */
-  static Streams system() {
+  public static Streams system() {
     PrintStream out =
         new PrintStream(
             new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),

@@ -1,4 +1,4 @@
-package dev.timelake.bench;
+package dev.timelake.iiot;
 
 import static java.util.Objects.requireNonNull;
 

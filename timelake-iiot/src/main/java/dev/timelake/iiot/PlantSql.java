@@ -1,4 +1,4 @@
-package dev.timelake.bench;
+package dev.timelake.iiot;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -31,9 +31,9 @@ import java.util.Map;
  * delayed readings or resent copies arrive in the range; the SQL is layered so that each hash is
  * computed once per row (DuckDB inlines aliases reused within one SELECT).
  */
-final class PlantSql {
+public final class PlantSql {
   /** The first instant of generated data. */
-  static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
   static final long HOUR_MS = 3_600_000;
 
@@ -206,7 +206,7 @@ final class PlantSql {
   /**
    * @param hours hours of data; readings due after the last hour arrive in the last hour
    */
-  PlantSql(Scale scale, long seed, int hours) {
+  public PlantSql(Scale scale, long seed, int hours) {
     this.scale = scale;
     this.seed = seed;
     this.lastHour = hours - 1;
@@ -220,7 +220,7 @@ final class PlantSql {
   }
 
   /** The readings arriving in hours {@code [fromHour, toHour)}: tag, time, value, quality. */
-  String readingsQuery(int fromHour, int toHour) {
+  public String readingsQuery(int fromHour, int toHour) {
     return readings(fromHour, toHour, "");
   }
 

@@ -1,4 +1,4 @@
-package dev.timelake.bench;
+package dev.timelake.iiot;
 
 import dev.timelake.ErrorCode;
 import dev.timelake.QueryFailedException;

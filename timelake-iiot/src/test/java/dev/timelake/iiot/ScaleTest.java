@@ -1,4 +1,4 @@
-package dev.timelake.bench;
+package dev.timelake.iiot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

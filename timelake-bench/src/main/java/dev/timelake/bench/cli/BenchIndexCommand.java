@@ -1,7 +1,8 @@
-package dev.timelake.cli;
+package dev.timelake.bench.cli;
 
 import dev.timelake.Lake;
 import dev.timelake.bench.IndexAppendBenchmark;
+import dev.timelake.cli.Main;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,10 +1,12 @@
-package dev.timelake.cli;
+package dev.timelake.bench.cli;
 
 import dev.timelake.Lake;
-import dev.timelake.bench.GenerationRecord;
-import dev.timelake.bench.GenerationResult;
-import dev.timelake.bench.IiotGenerator;
-import dev.timelake.bench.Scale;
+import dev.timelake.cli.Main;
+import dev.timelake.cli.Progress;
+import dev.timelake.iiot.GenerationRecord;
+import dev.timelake.iiot.GenerationResult;
+import dev.timelake.iiot.IiotGenerator;
+import dev.timelake.iiot.Scale;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;

@@ -1,9 +1,10 @@
-package dev.timelake.cli;
+package dev.timelake.bench.cli;
 
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TimelakeException;
+import dev.timelake.cli.Main;
 import dev.timelake.server.Credentials;
 import dev.timelake.server.LineProtocolServer;
 import java.net.InetSocketAddress;

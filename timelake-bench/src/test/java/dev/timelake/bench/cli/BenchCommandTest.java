@@ -1,8 +1,8 @@
-package dev.timelake.cli;
+package dev.timelake.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.cli.CliRunner.Run;
+import dev.timelake.bench.cli.CliRunner.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

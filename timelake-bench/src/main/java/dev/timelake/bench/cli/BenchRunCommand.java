@@ -1,11 +1,13 @@
-package dev.timelake.cli;
+package dev.timelake.bench.cli;
 
 import dev.timelake.bench.BenchmarkReport;
 import dev.timelake.bench.BenchmarkRunner;
 import dev.timelake.bench.Configuration;
-import dev.timelake.bench.IiotGenerator;
 import dev.timelake.bench.QueryFigures;
-import dev.timelake.bench.Scale;
+import dev.timelake.cli.Main;
+import dev.timelake.cli.Progress;
+import dev.timelake.iiot.IiotGenerator;
+import dev.timelake.iiot.Scale;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

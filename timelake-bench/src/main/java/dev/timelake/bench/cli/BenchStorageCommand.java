@@ -1,7 +1,8 @@
-package dev.timelake.cli;
+package dev.timelake.bench.cli;
 
-import dev.timelake.bench.Scale;
 import dev.timelake.bench.StorageBenchmark;
+import dev.timelake.cli.Main;
+import dev.timelake.iiot.Scale;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
