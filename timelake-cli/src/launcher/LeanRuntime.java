@@ -12,9 +12,10 @@ import java.util.stream.Stream;
 /**
  * Run by the ./timelake launcher as a single-file program after each build: makes RUNTIME_DIR
  * (target/runtime/ beside timelake.jar or timelake-bench.jar) with a copy of the jar that holds no
- * DuckDB native library and the libraries themselves next to it. DuckDB's driver then loads the library from beside the jar
- * instead of unpacking 70 MB to a temporary file at every start (0.3 s); the launcher adds a
- * class-data-sharing archive of its own. Usage: java LeanRuntime.java JAR RUNTIME_DIR
+ * DuckDB native library and the libraries themselves next to it. DuckDB's driver then loads the
+ * library from beside the jar instead of unpacking 70 MB to a temporary file at every start (0.3
+ * s); the launcher adds a class-data-sharing archive of its own. timelake-s3.jar, when built beside the jar, is copied too.
+ * Usage: java LeanRuntime.java JAR RUNTIME_DIR
  */
 public class LeanRuntime {
   public static void main(String[] args) throws IOException {
@@ -35,6 +36,11 @@ public class LeanRuntime {
         Files.copy(library, staging.resolve(library.getFileName().toString()));
         Files.delete(library);
       }
+    }
+    // The jar's Class-Path names timelake-s3.jar beside it (object storage).
+    Path s3 = jar.resolveSibling("timelake-s3.jar");
+    if (Files.exists(s3)) {
+      Files.copy(s3, staging.resolve(s3.getFileName()));
     }
     deleteTree(runtime);
     Files.move(staging, runtime, StandardCopyOption.ATOMIC_MOVE);

@@ -224,9 +224,6 @@ class TableCommandsTest {
       Run noCatalog = run(storage, "sql", "-c", "SELECT 1");
       assertThat(noCatalog.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
       assertThat(noCatalog.err()).contains("a warehouse on object storage needs a shared catalog");
-      Run bench = run(options, "bench", "run", "--scale", "tiny");
-      assertThat(bench.err())
-          .contains("Cannot use warehouse " + bucket + " here: this command needs a local folder");
     }
   }
 

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
@@ -188,8 +187,9 @@ public final class Catalogs {
    * catalog needs.
    */
   public static Catalog open(Map<String, String> properties) {
+    Object hadoopConfiguration = hadoopConfiguration(properties);
     try {
-      return CatalogUtil.buildIcebergCatalog(CATALOG_NAME, properties, new Configuration());
+      return CatalogUtil.buildIcebergCatalog(CATALOG_NAME, properties, hadoopConfiguration);
     } catch (RuntimeException e) {
       throw new TimelakeException(
           dev.timelake.ErrorCode.INTERNAL,
@@ -197,6 +197,38 @@ public final class Catalogs {
           e);
     }
   }
+
+  /**
+   * A Hadoop configuration for the catalogs built on Hadoop ({@code type=hadoop}, {@code hive}, or
+   * a {@code catalog-impl} when Hadoop is present), else null: the embedded, JDBC and REST catalogs
+   * do not need one, and Hadoop (50 MB of classes, 0.1 s to load) is left out of {@code
+   * timelake.jar}.
+   */
+  private static Object hadoopConfiguration(Map<String, String> properties) {
+    String type = properties.getOrDefault(CatalogUtil.ICEBERG_CATALOG_TYPE, "");
+    boolean needsHadoop =
+        type.equalsIgnoreCase(CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP)
+            || type.equalsIgnoreCase(CatalogUtil.ICEBERG_CATALOG_TYPE_HIVE);
+    boolean mayUseHadoop = properties.containsKey(CatalogProperties.CATALOG_IMPL);
+    if (!needsHadoop && !mayUseHadoop) {
+      return null;
+    }
+    try {
+      return Class.forName(HADOOP_CONFIGURATION).getConstructor().newInstance();
+    } catch (ReflectiveOperationException | LinkageError e) {
+      if (!needsHadoop) {
+        return null;
+      }
+      throw TimelakeException.validation(
+          "Cannot open catalog %s: a %s catalog needs Hadoop's client classes, which are not on"
+              + " the class path (timelake.jar leaves them out): add"
+              + " org.apache.hadoop:hadoop-client-api and hadoop-client-runtime 3.4 to it (java -cp"
+              + " timelake.jar:… dev.timelake.cli.Main), or use the embedded, jdbc or rest catalog",
+          describe(properties), type);
+    }
+  }
+
+  private static final String HADOOP_CONFIGURATION = "org.apache.hadoop.conf.Configuration";
 
   private static String describe(Map<String, String> properties) {
     String kind =

@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.DelegateFileIO;
 import org.apache.iceberg.io.FileIO;
@@ -29,9 +28,9 @@ import org.apache.iceberg.io.PositionOutputStream;
 
 /**
  * The file IO of a lake: local paths and {@code file:} URIs through {@link LocalFileIO}, {@code
- * s3://} locations (S3 and S3-compatible stores such as MinIO, R2 or Ceph) through Iceberg's {@link
- * S3FileIO}; and, because DuckDB reads and writes local paths only, local copies of remote files
- * ({@link #localPaths}) and writes staged locally then uploaded ({@link #write}).
+ * s3://} locations (S3 and S3-compatible stores such as MinIO, R2 or Ceph) through Iceberg's
+ * S3FileIO ({@link S3Storage}); and, because DuckDB reads and writes local paths only, local copies
+ * of remote files ({@link #localPaths}) and writes staged locally then uploaded ({@link #write}).
  *
  * <p>Configured by Iceberg catalog properties: S3FileIO's own ({@code s3.endpoint}, {@code
  * s3.access-key-id}, {@code s3.secret-access-key}, {@code s3.path-style-access}, {@code
@@ -54,7 +53,7 @@ public final class LakeFileIO implements DelegateFileIO {
 
   private Map<String, String> properties = Map.of();
   private transient LocalFileIO local;
-  private transient volatile S3FileIO remote;
+  private transient volatile DelegateFileIO remote;
   private transient volatile FileCache cache;
   private transient volatile ExecutorService downloads;
 
@@ -223,7 +222,7 @@ public final class LakeFileIO implements DelegateFileIO {
       }
     }
     if (!remoteLocations.isEmpty()) {
-      S3FileIO io = remote(remoteLocations.get(0));
+      DelegateFileIO io = remote(remoteLocations.get(0));
       try {
         io.deleteFiles(remoteLocations);
       } catch (RuntimeException e) {
@@ -348,7 +347,7 @@ public final class LakeFileIO implements DelegateFileIO {
    * failed copy, so the object's size is checked afterwards and a short object deleted.
    */
   private void upload(Path staged, String location) {
-    S3FileIO io = remote(location);
+    DelegateFileIO io = remote(location);
     long size;
     try (PositionOutputStream out = io.newOutputFile(location).createOrOverwrite()) {
       size = Files.size(staged);
@@ -373,7 +372,7 @@ public final class LakeFileIO implements DelegateFileIO {
     if (pool != null) {
       pool.shutdownNow();
     }
-    S3FileIO s3 = remote;
+    DelegateFileIO s3 = remote;
     if (s3 != null) {
       s3.close();
     }
@@ -389,15 +388,14 @@ public final class LakeFileIO implements DelegateFileIO {
     return io;
   }
 
-  private S3FileIO remote(String location) {
+  private DelegateFileIO remote(String location) {
     checkSupported(location);
-    S3FileIO io = remote;
+    DelegateFileIO io = remote;
     if (io == null) {
       synchronized (this) {
         io = remote;
         if (io == null) {
-          io = new S3FileIO();
-          io.initialize(S3Settings.withDefaults(properties));
+          io = S3Storage.open(location, S3Settings.withDefaults(properties));
           remote = io;
         }
       }

@@ -15,7 +15,6 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -77,7 +76,7 @@ public final class DataFileWriter {
   /** The Iceberg description of a written file, with statistics read from its footer. */
   public DataFile dataFile(String location, int partition) {
     InputFile input = table.io().newInputFile(location);
-    Metrics metrics = ParquetUtil.fileMetrics(input, MetricsConfig.forTable(table));
+    Metrics metrics = ParquetFooter.metrics(input, MetricsConfig.forTable(table));
     DataFiles.Builder builder =
         DataFiles.builder(table.spec())
             .withPath(location)

@@ -198,6 +198,16 @@ class BenchCommandTest {
   }
 
   @Test
+  void refusesAWarehouseOnObjectStorage() {
+    Run run =
+        CliRunner.runWithoutWarehouse(
+            "", Map.of(), "--warehouse", "s3://plant/lake", "bench", "run", "--scale", "tiny");
+    assertThat(run.status()).isNotZero();
+    assertThat(run.err())
+        .contains("Cannot use warehouse s3://plant/lake here: this command needs a local folder");
+  }
+
+  @Test
   void rejectsAnUnknownScale() {
     Run run = new CliRunner(directory).run("bench", "generate", "--scale", "huge");
 
