@@ -390,16 +390,8 @@ public final class LakeCatalog implements AutoCloseable {
           column.name(),
           dev.timelake.table.TypeMapping.toIceberg(column.type(), () -> placeholder[0]++));
     }
-    try {
-      update.commit();
-    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
-      throw new dev.timelake.ConflictException(
-          "Cannot add columns to "
-              + name
-              + ": a concurrent change of the table won; retry: "
-              + e.getMessage(),
-          e);
-    }
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable("adding columns to " + name, "retry"), update::commit);
     return require(name);
   }
 
@@ -421,7 +413,7 @@ public final class LakeCatalog implements AutoCloseable {
     org.apache.iceberg.Transaction change = loaded.iceberg().newTransaction();
     change.updateSchema().renameColumn(existing, newName).commit();
     replaceUnsigned(loaded, change, existing, List.of(newName));
-    commitSchemaChange(name, change, "rename column " + existing);
+    commitSchemaChange(name, change, "the renaming of column " + existing);
     return require(name);
   }
 
@@ -441,7 +433,7 @@ public final class LakeCatalog implements AutoCloseable {
     org.apache.iceberg.Transaction change = loaded.iceberg().newTransaction();
     change.updateSchema().deleteColumn(existing).commit();
     replaceUnsigned(loaded, change, existing, List.of());
-    commitSchemaChange(name, change, "drop column " + existing);
+    commitSchemaChange(name, change, "the dropping of column " + existing);
     return require(name);
   }
 
@@ -485,12 +477,8 @@ public final class LakeCatalog implements AutoCloseable {
 
   private static void commitSchemaChange(
       TableName name, org.apache.iceberg.Transaction change, String what) {
-    try {
-      change.commitTransaction();
-    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
-      throw new dev.timelake.ConflictException(
-          "Cannot " + what + " of " + name + ": a concurrent change of the table won; retry", e);
-    }
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable(what + " of " + name, "retry"), change::commitTransaction);
   }
 
   /**
@@ -537,13 +525,9 @@ public final class LakeCatalog implements AutoCloseable {
       return 0;
     }
     var delete = loaded.deleteEveryRow("truncate");
-    try {
-      delete.commit();
-    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
-      throw new dev.timelake.ConflictException(
-          "Cannot truncate " + name + ": a concurrent commit won; the table is unchanged, retry",
-          e);
-    }
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable("truncate of " + name, "retry the TRUNCATE"),
+        delete::commit);
     Map<String, String> summary = require(name).iceberg().currentSnapshot().summary();
     return Long.parseLong(summary.getOrDefault("deleted-records", "0"));
   }

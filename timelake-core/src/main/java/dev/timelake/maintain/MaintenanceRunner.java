@@ -1,10 +1,9 @@
 package dev.timelake.maintain;
 
-import dev.timelake.CommitFailedException;
 import dev.timelake.CommitStateUnknownException;
 import dev.timelake.ConflictException;
 import dev.timelake.MaintenanceReport;
-import dev.timelake.TimelakeException;
+import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
@@ -342,47 +341,10 @@ public final class MaintenanceRunner {
       String operation,
       dev.timelake.TableName table,
       String retry) {
-    try {
-      // Staging validates too: a replaced file no longer live fails here.
-      staged.get().commitTransaction();
-    } catch (TimelakeException e) {
-      throw e;
-    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
-      throw new CommitStateUnknownException(
-          Character.toUpperCase(operation.charAt(0))
-              + operation.substring(1)
-              + " of "
-              + table
-              + " may or may not have committed; its new data files were kept. Check the table's"
-              + " snapshots before you "
-              + retry
-              + ": "
-              + e.getMessage(),
-          e);
-    } catch (org.apache.iceberg.exceptions.ValidationException e) {
-      // A concurrent commit (another maintenance run) replaced some of the files first.
-      throw new ConflictException(
-          "Cannot commit "
-              + operation
-              + " of "
-              + table
-              + ": a concurrent commit replaced files it rewrites ("
-              + e.getMessage()
-              + "); the table is unchanged, "
-              + retry,
-          e);
-    } catch (RuntimeException e) {
-      throw new CommitFailedException(
-          "Cannot commit "
-              + operation
-              + " of "
-              + table
-              + ": "
-              + e.getMessage()
-              + "; the table is unchanged, "
-              + retry,
-          e);
-    }
+    // Staging validates too: a replaced file no longer live fails there, naming it.
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable(operation + " of " + table, retry),
+        () -> staged.get().commitTransaction());
   }
 
   /** Retention and every rewrite as one transaction, not yet committed. */

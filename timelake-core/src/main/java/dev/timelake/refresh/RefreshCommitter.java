@@ -1,9 +1,7 @@
 package dev.timelake.refresh;
 
-import dev.timelake.CommitFailedException;
-import dev.timelake.CommitStateUnknownException;
-import dev.timelake.ConflictException;
 import dev.timelake.TableName;
+import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.table.SnapshotSummaries;
 import java.util.Map;
@@ -38,35 +36,9 @@ final class RefreshCommitter {
   }
 
   private static void commit(TableName rollup, SnapshotUpdate<?> update, String what) {
-    try {
-      update.commit();
-    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
-      throw new CommitStateUnknownException(
-          "Refresh of rollup "
-              + rollup
-              + " may or may not have managed to "
-              + what
-              + "; the next refresh checks the record again: "
-              + e.getMessage(),
-          e);
-    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
-      throw new ConflictException(
-          "Cannot refresh rollup "
-              + rollup
-              + ": concurrent commits won every retry to "
-              + what
-              + "; the rollup is unchanged, refresh again: "
-              + e.getMessage(),
-          e);
-    } catch (RuntimeException e) {
-      throw new CommitFailedException(
-          "Cannot refresh rollup "
-              + rollup
-              + ": the commit to "
-              + what
-              + " failed, the rollup is unchanged: "
-              + e.getMessage(),
-          e);
-    }
+    IcebergCommits.commit(
+        new IcebergCommits.Operation(
+            "refresh of rollup " + rollup + " (to " + what + ")", "rollup", "refresh again"),
+        update::commit);
   }
 }

@@ -2,6 +2,7 @@ package dev.timelake.rollup;
 
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
+import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.SqlLexer;
@@ -85,13 +86,9 @@ public final class TableAlterations {
           name, snapshotId, table.keptSnapshots());
     }
     emptyRollupsOf(catalog, table, "rollback", rollup -> true);
-    try {
-      table.iceberg().manageSnapshots().setCurrentSnapshot(snapshotId).commit();
-    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
-      throw new dev.timelake.ConflictException(
-          "Cannot roll back " + name + ": a concurrent commit won; the table is unchanged, retry",
-          e);
-    }
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable("rollback of " + name, "retry the rollback"),
+        () -> table.iceberg().manageSnapshots().setCurrentSnapshot(snapshotId).commit());
     return catalog.require(name);
   }
 

@@ -1,8 +1,7 @@
 package dev.timelake.write;
 
-import dev.timelake.CommitFailedException;
-import dev.timelake.CommitStateUnknownException;
 import dev.timelake.ConflictException;
+import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
@@ -83,54 +82,56 @@ final class AppendCommitter {
       append.conflictDetectionFilter(guard.conflictFilter(min, max)).validateNoConflictingData();
       StatisticsFile[] coverage = new StatisticsFile[1];
       Snapshot[] staged = new Snapshot[1];
-      try {
-        commitOrClean(
-            () -> {
+      // A concurrent commit that added data in the append's intervals: the files are kept for
+      // another attempt against it.
+      org.apache.iceberg.exceptions.ValidationException[] concurrent = {null};
+      commitOrClean(
+          () -> {
+            try {
               append.commit();
               staged[0] = transaction.table().currentSnapshot();
               coverage[0] = guard.writeCoverage(staged[0]);
               transaction.updateStatistics().setStatistics(coverage[0]).commit();
               transaction.commitTransaction();
-            },
-            files,
-            () -> {
-              if (coverage[0] != null) {
-                guard.discard(coverage[0]);
-              }
-            });
+            } catch (org.apache.iceberg.exceptions.ValidationException e) {
+              concurrent[0] = e;
+            }
+          },
+          files,
+          () -> {
+            if (coverage[0] != null) {
+              guard.discard(coverage[0]);
+            }
+          });
+      if (concurrent[0] == null) {
         Snapshot committed = table.currentSnapshot();
         guard.committed(committed, staged[0]);
         return committed;
-      } catch (ConcurrentIntervals e) {
-        table.refresh();
-        try {
-          guard.recheck(table.currentSnapshot());
-        } catch (RuntimeException conflict) {
-          deleteAll(files, conflict);
-          throw conflict;
-        }
-        if (attempt >= MAX_INTERVAL_ATTEMPTS) {
-          deleteAll(files, e);
-          throw new ConflictException(
-              "Cannot append to "
-                  + contract.name()
-                  + ": concurrent appends into the same index intervals won "
-                  + attempt
-                  + " attempts; the table is unchanged, retry the append",
-              e);
-        }
+      }
+      if (coverage[0] != null) {
+        guard.discard(coverage[0]);
+      }
+      table.refresh();
+      try {
+        guard.recheck(table.currentSnapshot());
+      } catch (RuntimeException conflict) {
+        deleteAll(files, conflict);
+        throw conflict;
+      }
+      if (attempt >= MAX_INTERVAL_ATTEMPTS) {
+        deleteAll(files, concurrent[0]);
+        throw new ConflictException(
+            "Cannot append to "
+                + contract.name()
+                + ": concurrent appends into the same index intervals won "
+                + attempt
+                + " attempts; the table is unchanged, retry the append",
+            concurrent[0]);
       }
     }
   }
 
   private static final int MAX_INTERVAL_ATTEMPTS = 20;
-
-  /** A concurrent commit added data in the append's intervals; it keeps its files for a retry. */
-  private static final class ConcurrentIntervals extends RuntimeException {
-    ConcurrentIntervals(Throwable cause) {
-      super(cause);
-    }
-  }
 
   private void commitOrClean(Runnable commit, List<WrittenFile> files) {
     commitOrClean(commit, files, () -> {});
@@ -138,42 +139,16 @@ final class AppendCommitter {
 
   /**
    * Runs {@code commit}; on a definite failure deletes the data files and runs {@code cleanUp};
-   * when the outcome is unknown keeps everything.
+   * when the outcome is unknown keeps everything ({@link IcebergCommits}).
    */
   private void commitOrClean(Runnable commit, List<WrittenFile> files, Runnable cleanUp) {
-    try {
-      commit.run();
-    } catch (org.apache.iceberg.exceptions.ValidationException e) {
-      cleanUp.run();
-      throw new ConcurrentIntervals(e);
-    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
-      throw new CommitStateUnknownException(
-          "Append to "
-              + contract.name()
-              + " may or may not have committed; its data files were"
-              + " kept. Check the table's snapshots before retrying: "
-              + e.getMessage(),
-          e);
-    } catch (org.apache.iceberg.exceptions.CommitFailedException e) {
-      cleanUp.run();
-      deleteAll(files, e);
-      throw new ConflictException(
-          "Cannot append to "
-              + contract.name()
-              + ": concurrent commits won every retry; the"
-              + " table is unchanged, retry the append: "
-              + e.getMessage(),
-          e);
-    } catch (RuntimeException e) {
-      cleanUp.run();
-      deleteAll(files, e);
-      throw new CommitFailedException(
-          "Cannot append to "
-              + contract.name()
-              + ": commit failed, the table is unchanged: "
-              + e.getMessage(),
-          e);
-    }
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable("append to " + contract.name(), "retry the append"),
+        commit,
+        () -> {
+          cleanUp.run();
+          deleteAll(files, null);
+        });
   }
 
   private void deleteAll(List<WrittenFile> files, Exception failure) {

@@ -1,7 +1,9 @@
 package dev.timelake.write;
 
 import dev.timelake.CommitFailedException;
+import dev.timelake.CommitStateUnknownException;
 import dev.timelake.ConflictException;
+import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.engine.EngineConnection;
@@ -125,6 +127,9 @@ public final class RowDeletion {
       boolean copiesRemovedOnRead = contract.isTimeSeries() && contract.deduplicates();
       return new Result(
           copiesRemovedOnRead ? count : files.rows(), files.droppedFiles(), files.rewrittenFiles());
+    } catch (CommitStateUnknownException e) {
+      // The rewrite may be live: its files stay.
+      throw e;
     } catch (RuntimeException e) {
       new DataFileWriter(connection, table.iceberg(), contract).deleteAll(written, e);
       throw e;
@@ -197,6 +202,18 @@ public final class RowDeletion {
       Optional<TimeInterval> span,
       Map<String, String> record,
       List<String> written) {
+    return IcebergCommits.commit(
+        IcebergCommits.Operation.onTable("delete from " + table.name(), "run the DELETE again"),
+        () -> rewriteAndCommit(keyExpressions, pinned, span, record, written),
+        () -> {});
+  }
+
+  private Result rewriteAndCommit(
+      List<String> keyExpressions,
+      PinnedTable pinned,
+      Optional<TimeInterval> span,
+      Map<String, String> record,
+      List<String> written) {
     String keys = KEYS;
     DataFileWriter writer = new DataFileWriter(connection, table.iceberg(), table.contract());
     Map<String, DataFile> live = table.liveDataFiles();
@@ -206,108 +223,90 @@ public final class RowDeletion {
     int dropped = 0;
     int rewritten = 0;
     long removedRows = 0;
-    try {
-      for (PlannedFile file : candidates(pinned, span)) {
-        String read = ScanSql.readParquet(table.contract(), List.of(file), table.files());
-        String held =
-            "SELECT * FROM "
-                + read
-                + " AS __tl_row SEMI JOIN "
-                + keys
-                + " AS __tl_key ON "
-                + sameKey(keyExpressions);
-        long matched =
-            ((Number) connection.scalar("SELECT count(*) FROM (" + held + ")")).longValue();
-        if (matched == 0) {
-          continue;
-        }
-        removedRows += matched;
-        DataFile old = live.get(file.location());
-        if (old == null) {
-          throw new ConflictException(
-              "Cannot delete from "
-                  + table.name()
-                  + ": a concurrent commit replaced its data file "
-                  + file.location()
-                  + "; the table is unchanged, run the DELETE again");
-        }
-        removed.computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>()).add(old);
-        if (matched == file.rows()) {
-          dropped++;
-          continue;
-        }
-        String location = writer.newLocation(file.partition(), "delete");
-        written.add(location);
-        writer.write(
-            "SELECT "
-                + SqlText.identifiers(table.contract().columnNames())
-                + " FROM "
-                + read
-                + " AS __tl_row ANTI JOIN "
-                + keys
-                + " AS __tl_key ON "
-                + sameKey(keyExpressions),
-            location);
-        DataFile replacement = writer.dataFile(location, file.partition());
-        // The rewrite keeps every row but the deleted ones, or nothing is committed.
-        if (replacement.recordCount() != file.rows() - matched) {
-          throw new CommitFailedException(
-              String.format(
-                  "Cannot delete from %s: the rewrite of %s holds %d rows, not the %d it should"
-                      + " keep (%d of %d deleted); nothing was committed",
-                  table.name(),
-                  file.location(),
-                  replacement.recordCount(),
-                  file.rows() - matched,
-                  matched,
-                  file.rows()));
-        }
-        added.computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>()).add(replacement);
-        rewritten++;
+    for (PlannedFile file : candidates(pinned, span)) {
+      String read = ScanSql.readParquet(table.contract(), List.of(file), table.files());
+      String held =
+          "SELECT * FROM "
+              + read
+              + " AS __tl_row SEMI JOIN "
+              + keys
+              + " AS __tl_key ON "
+              + sameKey(keyExpressions);
+      long matched =
+          ((Number) connection.scalar("SELECT count(*) FROM (" + held + ")")).longValue();
+      if (matched == 0) {
+        continue;
       }
-      if (removed.isEmpty()) {
-        return new Result(0, 0, 0);
+      removedRows += matched;
+      DataFile old = live.get(file.location());
+      if (old == null) {
+        throw new ConflictException(
+            "Cannot delete from "
+                + table.name()
+                + ": a concurrent commit replaced its data file "
+                + file.location()
+                + "; the table is unchanged, run the DELETE again");
       }
-      Transaction transaction = table.iceberg().newTransaction();
-      for (Map.Entry<Long, List<DataFile>> entry : removed.entrySet()) {
-        RewriteFiles files =
-            transaction
-                .newRewrite()
-                .validateFromSnapshot(pinned.snapshotId())
-                .dataSequenceNumber(entry.getKey());
-        entry.getValue().forEach(files::deleteFile);
-        added.getOrDefault(entry.getKey(), List.of()).forEach(files::addFile);
-        files.set(SnapshotSummaries.OPERATION, SnapshotSummaries.DELETE_OPERATION);
-        record.forEach(files::set);
-        files.commit();
+      removed.computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>()).add(old);
+      if (matched == file.rows()) {
+        dropped++;
+        continue;
       }
-      // Recorded with the rows' removal, so a refresh whose history since its record expired
-      // knows a DELETE may have changed its buckets.
-      transaction
-          .updateProperties()
-          .set(
-              dev.timelake.table.Settings.LAST_DELETE.propertyKey(),
-              Long.toString(System.currentTimeMillis()))
-          .commit();
-      transaction.commitTransaction();
-      return new Result(removedRows, dropped, rewritten);
-    } catch (org.apache.iceberg.exceptions.CommitFailedException
-        | org.apache.iceberg.exceptions.ValidationException e) {
-      throw new ConflictException(
-          "Cannot delete from "
-              + table.name()
-              + ": a concurrent commit changed the rows it deletes; the table is unchanged, run"
-              + " the DELETE again ("
-              + e.getMessage()
-              + ")",
-          e);
-    } catch (ConflictException | CommitFailedException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new CommitFailedException(
-          "Cannot delete from " + table.name() + ": " + e.getMessage() + "; the table is unchanged",
-          e);
+      String location = writer.newLocation(file.partition(), "delete");
+      written.add(location);
+      writer.write(
+          "SELECT "
+              + SqlText.identifiers(table.contract().columnNames())
+              + " FROM "
+              + read
+              + " AS __tl_row ANTI JOIN "
+              + keys
+              + " AS __tl_key ON "
+              + sameKey(keyExpressions),
+          location);
+      DataFile replacement = writer.dataFile(location, file.partition());
+      // The rewrite keeps every row but the deleted ones, or nothing is committed.
+      if (replacement.recordCount() != file.rows() - matched) {
+        throw new CommitFailedException(
+            String.format(
+                "Cannot delete from %s: the rewrite of %s holds %d rows, not the %d it should"
+                    + " keep (%d of %d deleted); nothing was committed",
+                table.name(),
+                file.location(),
+                replacement.recordCount(),
+                file.rows() - matched,
+                matched,
+                file.rows()));
+      }
+      added.computeIfAbsent(file.sequenceNumber(), s -> new ArrayList<>()).add(replacement);
+      rewritten++;
     }
+    if (removed.isEmpty()) {
+      return new Result(0, 0, 0);
+    }
+    Transaction transaction = table.iceberg().newTransaction();
+    for (Map.Entry<Long, List<DataFile>> entry : removed.entrySet()) {
+      RewriteFiles files =
+          transaction
+              .newRewrite()
+              .validateFromSnapshot(pinned.snapshotId())
+              .dataSequenceNumber(entry.getKey());
+      entry.getValue().forEach(files::deleteFile);
+      added.getOrDefault(entry.getKey(), List.of()).forEach(files::addFile);
+      files.set(SnapshotSummaries.OPERATION, SnapshotSummaries.DELETE_OPERATION);
+      record.forEach(files::set);
+      files.commit();
+    }
+    // Recorded with the rows' removal, so a refresh whose history since its record expired
+    // knows a DELETE may have changed its buckets.
+    transaction
+        .updateProperties()
+        .set(
+            dev.timelake.table.Settings.LAST_DELETE.propertyKey(),
+            Long.toString(System.currentTimeMillis()))
+        .commit();
+    transaction.commitTransaction();
+    return new Result(removedRows, dropped, rewritten);
   }
 
   /**

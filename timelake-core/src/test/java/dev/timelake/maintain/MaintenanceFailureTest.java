@@ -88,11 +88,12 @@ class MaintenanceFailureTest {
 
       assertThat(plan.rewrites()).hasSize(2);
       assertThatThrownBy(() -> runner.run(plan, Instant.now()))
-          .isInstanceOf(CommitFailedException.class)
+          .isInstanceOf(ConflictException.class)
           .hasMessage(
               "Cannot commit maintenance of "
                   + NAME
-                  + ": injected commit failure; the table is unchanged, run maintain again");
+                  + ": a concurrent commit changed the table first (injected commit failure); the"
+                  + " table is unchanged, run maintain again");
     }
 
     assertThat(state()).isEqualTo(before);
