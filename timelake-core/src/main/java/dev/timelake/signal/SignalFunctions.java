@@ -1,13 +1,9 @@
 package dev.timelake.signal;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.timelake.script.SqlScript;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,7 +19,7 @@ import java.util.List;
  */
 public final class SignalFunctions {
   private static final String RESOURCE = "functions.sql";
-  private static final String SCRIPT = load();
+  private static final SqlScript SCRIPT = SqlScript.load(SignalFunctions.class, RESOURCE);
 
   /** DuckDB's refusal of a macro with several aggregates under {@code OVER (…)}. */
   private static final String WINDOW_REFUSAL =
@@ -47,22 +43,12 @@ public final class SignalFunctions {
 
   /** The definitions as one SQL script of {@code CREATE OR REPLACE MACRO} statements. */
   public static String script() {
-    return SCRIPT;
+    return SCRIPT.text();
   }
 
   /** The script's statements, comments kept, in the order they must run. */
   public static List<String> statements() {
-    List<String> statements = new ArrayList<>();
-    StringBuilder current = new StringBuilder();
-    for (String line : SCRIPT.split("\n", -1)) {
-      if (line.equals(";")) {
-        statements.add(current.toString().strip());
-        current.setLength(0);
-      } else {
-        current.append(line).append('\n');
-      }
-    }
-    return List.copyOf(statements);
+    return SCRIPT.statements();
   }
 
   /**
@@ -75,7 +61,7 @@ public final class SignalFunctions {
   private static java.util.Set<String> names() {
     java.util.Set<String> names = new java.util.HashSet<>();
     java.util.regex.Matcher macro =
-        java.util.regex.Pattern.compile("CREATE OR REPLACE MACRO (\\w+)").matcher(SCRIPT);
+        java.util.regex.Pattern.compile("CREATE OR REPLACE MACRO (\\w+)").matcher(SCRIPT.text());
     while (macro.find()) {
       names.add(macro.group(1).toLowerCase(java.util.Locale.ROOT));
     }
@@ -114,18 +100,6 @@ public final class SignalFunctions {
       for (String sql : statements()) {
         statement.execute(sql);
       }
-    }
-  }
-
-  private static String load() {
-    try (InputStream in = SignalFunctions.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "Missing resource " + RESOURCE + " next to SignalFunctions");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }
