@@ -57,6 +57,15 @@ public final class QueryResult implements AutoCloseable {
     return outcome.routes();
   }
 
+  /**
+   * What Timelake decided to answer this query: per table reference its files, pruning and dedup;
+   * routes; the last-value index or newest-first bound it used. {@link QueryPlan#NONE} for a
+   * statement that is not a query of the lake.
+   */
+  public QueryPlan plan() {
+    return outcome.plan();
+  }
+
   /** True when rollups answer (part of) some SELECT of the statement. */
   public boolean isRouted() {
     return outcome.routes().stream().anyMatch(RollupRoute::isRouted);

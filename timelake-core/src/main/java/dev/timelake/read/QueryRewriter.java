@@ -38,7 +38,7 @@ public final class QueryRewriter {
   private final EngineConnection connection;
   private final SessionSettings settings;
   private final ConstantEvaluator constants;
-  private final List<String> explanation = new ArrayList<>();
+  private final List<dev.timelake.QueryPlan.TableRead> reads = new ArrayList<>();
   private final Map<Table, Expression> pushed = new IdentityHashMap<>();
   private java.util.function.Function<TableName, List<PlannedFile>> held = name -> List.of();
 
@@ -87,8 +87,8 @@ public final class QueryRewriter {
   }
 
   /** What the rewrite did, one line per table reference. */
-  public List<String> explanation() {
-    return List.copyOf(explanation);
+  public List<dev.timelake.QueryPlan.TableRead> reads() {
+    return List.copyOf(reads);
   }
 
   /** Rewrites {@code statement} in place and prints it as DuckDB SQL. */
@@ -181,11 +181,7 @@ public final class QueryRewriter {
         ScanSql.relation(
             plan, strategy, keyFilter.map(Expression::toString), table.table().files());
     catalog.heat().record(table.name(), plan.partitions());
-    explanation.add(
-        plan.explanation()
-            + (filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE
-                ? ""
-                : "; pruning filter: " + filter));
+    reads.add(read(table, plan, strategy, filter, keyFilter));
     if (node.getAlias() == null) {
       node.setAlias(new Alias(SyntaxNames.unquote(node.getName()), false));
     }
@@ -193,6 +189,30 @@ public final class QueryRewriter {
     // SQL (names and paths through SqlText), never user text.
     node.setSchemaName(null);
     node.setName("(" + relation + ")");
+  }
+
+  /** The decisions made for one table reference, as the plan's value. */
+  private static dev.timelake.QueryPlan.TableRead read(
+      PinnedTable table,
+      ScanPlan plan,
+      DedupStrategy strategy,
+      org.apache.iceberg.expressions.Expression filter,
+      Optional<Expression> keyFilter) {
+    return new dev.timelake.QueryPlan.TableRead(
+        table.name(),
+        plan.snapshotId(),
+        plan.fileCount(),
+        plan.filesBeforePruning(),
+        plan.partitions().size(),
+        plan.overlapping().size(),
+        plan.overlapping().stream().mapToInt(List::size).sum(),
+        plan.deduplicated()
+            ? dev.timelake.QueryPlan.Dedup.valueOf(strategy.name())
+            : dev.timelake.QueryPlan.Dedup.NONE,
+        filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE
+            ? Optional.empty()
+            : Optional.of(filter.toString()),
+        keyFilter.map(Expression::toString));
   }
 
   /**

@@ -98,18 +98,4 @@ public record ScanPlan(
     overlapping.forEach(group -> group.forEach(f -> partitions.add(f.partition())));
     return partitions;
   }
-
-  /** One line on what the plan reads, for {@code --explain}. */
-  public String explanation() {
-    int grouped = overlapping.stream().mapToInt(List::size).sum();
-    return contract.name()
-        + ": "
-        + fileCount()
-        + " of "
-        + filesBeforePruning
-        + " files after pruning"
-        + (deduplicated
-            ? ", " + grouped + " in " + overlapping.size() + " overlapping groups deduplicated"
-            : ", no dedup");
-  }
 }

@@ -177,19 +177,14 @@ final class NewestFirst {
             limit);
   }
 
-  /** One line for the explanation of a result. */
-  String describe(long micros, long found) {
-    return String.format(
-        Locale.ROOT,
-        "%s first: %s rows of %s with %s %s %s (%d found; the rows left out are all %s)",
-        descending ? "newest" : "oldest",
-        limit,
+  /** The bound the query was answered within, for its plan. */
+  dev.timelake.QueryPlan.NewestFirstBound bound(long micros) {
+    return new dev.timelake.QueryPlan.NewestFirstBound(
         table,
         timeColumn,
-        descending ? ">=" : "<=",
+        descending,
         Instant.ofEpochSecond(
             Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000),
-        found,
-        descending ? "older" : "newer");
+        limit);
   }
 }

@@ -3,6 +3,7 @@ package dev.timelake.sql;
 import dev.timelake.AppendResult;
 import dev.timelake.Column;
 import dev.timelake.NotFoundException;
+import dev.timelake.QueryPlan;
 import dev.timelake.Role;
 import dev.timelake.RollupRoute;
 import dev.timelake.StatementKind;
@@ -568,15 +569,11 @@ public final class SqlSession implements AutoCloseable {
       // transaction's reads take the plain path, which adds the rows it holds, and so do reads of
       // an earlier snapshot.
       PlannedStatement planned = plan(statement);
-      return StatementOutcome.rows(
-          StatementKind.QUERY, client.query(planned.sql()), List.of(), planned.explanation());
+      return StatementOutcome.query(client.query(planned.sql()), planned.plan());
     }
     Optional<PlannedStatement> latest = planLatest(statement, tables);
     if (latest.isPresent()) {
-      ResultSet result = client.query(latest.get().sql());
-      List<String> explanation = new ArrayList<>(latest.get().explanation());
-      explanation.add("DuckDB SQL: " + latest.get().sql());
-      return StatementOutcome.rows(StatementKind.QUERY, result, List.of(), explanation);
+      return StatementOutcome.query(client.query(latest.get().sql()), latest.get().plan());
     }
     Optional<NewestFirst> newest = NewestFirst.of(statement, tables, client.aggregateFunctions());
     if (newest.isPresent()) {
@@ -591,10 +588,7 @@ public final class SqlSession implements AutoCloseable {
     } catch (UnsupportedOperationException e) {
       return runWithFallbackViews(text);
     }
-    ResultSet result = client.query(planned.sql());
-    List<String> explanation = new ArrayList<>(planned.explanation());
-    explanation.add("DuckDB SQL: " + planned.sql());
-    return StatementOutcome.rows(StatementKind.QUERY, result, planned.routes(), explanation);
+    return StatementOutcome.query(client.query(planned.sql()), planned.plan());
   }
 
   /**
@@ -623,16 +617,11 @@ public final class SqlSession implements AutoCloseable {
       try {
         long found = ((Number) client.scalar("SELECT count(*) FROM " + rows)).longValue();
         if (found == newest.limit()) {
-          List<String> explanation = new ArrayList<>(planned.explanation());
-          explanation.add(newest.describe(bound, found));
-          explanation.add("DuckDB SQL: " + planned.sql());
           // DuckDB's JDBC results are materialized, so the table may go before they are read.
           return Optional.of(
-              StatementOutcome.rows(
-                  StatementKind.QUERY,
+              StatementOutcome.query(
                   client.query("SELECT * FROM " + rows),
-                  planned.routes(),
-                  explanation));
+                  planned.plan().withNewestFirst(newest.bound(bound))));
         }
       } finally {
         client.execute("DROP TABLE IF EXISTS " + rows);
@@ -679,23 +668,35 @@ public final class SqlSession implements AutoCloseable {
     }
     latest.get().readFrom(index.get());
     PlannedStatement planned = plan(statement);
-    List<String> explanation = new ArrayList<>();
-    explanation.add(
-        "latest rows of "
-            + latest.get().table()
-            + ": read from its last-value index at snapshot "
-            + pinned.snapshot().orElseThrow().snapshotId()
-            + " ("
-            + index.get().getFileName()
-            + "), not from its data files");
-    explanation.addAll(planned.explanation());
     return Optional.of(
-        new PlannedStatement(planned.sql(), planned.routes(), explanation, planned.tables()));
+        planned.with(
+            planned
+                .plan()
+                .withLatestIndex(
+                    new QueryPlan.IndexRead(
+                        latest.get().table(),
+                        pinned.snapshot().orElseThrow().snapshotId(),
+                        index.get().getFileName().toString()))));
   }
 
   /** A statement ready for DuckDB: its SQL, how its SELECTs were routed, and what was done. */
-  private record PlannedStatement(
-      String sql, List<RollupRoute> routes, List<String> explanation, PinnedTables tables) {}
+  private record PlannedStatement(QueryPlan plan, PinnedTables tables) {
+    String sql() {
+      return plan.sql();
+    }
+
+    List<RollupRoute> routes() {
+      return plan.routes();
+    }
+
+    List<String> explanation() {
+      return plan.explanation();
+    }
+
+    PlannedStatement with(QueryPlan changed) {
+      return new PlannedStatement(changed, tables);
+    }
+  }
 
   /**
    * Routes the statement's SELECTs to rollups where they answer, then plans every table reference
@@ -726,8 +727,10 @@ public final class SqlSession implements AutoCloseable {
     for (TableName read : tables.names()) {
       require(Role.READ, read, "read " + read);
     }
-    explanation.addAll(rewriter.explanation());
-    return new PlannedStatement(sql, routes, explanation, tables);
+    return new PlannedStatement(
+        new QueryPlan(
+            rewriter.reads(), routes, explanation, Optional.empty(), Optional.empty(), sql),
+        tables);
   }
 
   private StatementOutcome insert(

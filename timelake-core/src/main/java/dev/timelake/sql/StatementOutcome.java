@@ -3,6 +3,7 @@ package dev.timelake.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.timelake.AppendResult;
+import dev.timelake.QueryPlan;
 import dev.timelake.RollupRoute;
 import dev.timelake.StatementKind;
 import java.sql.ResultSet;
@@ -25,7 +26,8 @@ public record StatementOutcome(
     Optional<AppendResult> append,
     List<RollupRoute> routes,
     List<String> explanation,
-    List<String> warnings) {
+    List<String> warnings,
+    QueryPlan plan) {
 
   public StatementOutcome {
     requireNonNull(kind, "kind is null");
@@ -36,6 +38,20 @@ public record StatementOutcome(
     routes = List.copyOf(routes);
     explanation = List.copyOf(explanation);
     warnings = List.copyOf(warnings);
+    requireNonNull(plan, "plan is null");
+  }
+
+  /** An outcome without a query plan (a statement that is not a query of the lake). */
+  public StatementOutcome(
+      StatementKind kind,
+      Optional<ResultSet> resultSet,
+      String message,
+      OptionalLong rowCount,
+      Optional<AppendResult> append,
+      List<RollupRoute> routes,
+      List<String> explanation,
+      List<String> warnings) {
+    this(kind, resultSet, message, rowCount, append, routes, explanation, warnings, QueryPlan.NONE);
   }
 
   /** This outcome with {@code warning} added. */
@@ -43,7 +59,7 @@ public record StatementOutcome(
     List<String> all = new java.util.ArrayList<>(warnings);
     all.add(warning);
     return new StatementOutcome(
-        kind, resultSet, message, rowCount, append, routes, explanation, all);
+        kind, resultSet, message, rowCount, append, routes, explanation, all, plan);
   }
 
   static StatementOutcome rows(
@@ -57,6 +73,22 @@ public record StatementOutcome(
         routes,
         explanation,
         List.of());
+  }
+
+  /** A query's rows, with how it was planned: its routes, and its explanation ending in its SQL. */
+  static StatementOutcome query(ResultSet resultSet, QueryPlan plan) {
+    List<String> explanation = new java.util.ArrayList<>(plan.explanation());
+    explanation.add("DuckDB SQL: " + plan.sql());
+    return new StatementOutcome(
+        StatementKind.QUERY,
+        Optional.of(resultSet),
+        "",
+        OptionalLong.empty(),
+        Optional.empty(),
+        plan.routes(),
+        explanation,
+        List.of(),
+        plan);
   }
 
   static StatementOutcome message(StatementKind kind, String message) {

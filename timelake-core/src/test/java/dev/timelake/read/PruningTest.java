@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.timelake.Append;
 import dev.timelake.ColumnType;
 import dev.timelake.Lake;
+import dev.timelake.QueryPlan;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.Table;
@@ -28,8 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,8 +44,6 @@ class PruningTest {
   private static final int DAYS = 6;
   private static final List<String> TAGS = List.of("a", "b", "c");
   private static final int[] HOURS = {1, 7, 13, 19};
-  private static final Pattern FILES =
-      Pattern.compile("^(\\S+): (\\d+) of (\\d+) files after pruning");
 
   /** One written data file: its series and day (1-based); late files rewrite some rows. */
   private record FileModel(String tag, int day, boolean late) {}
@@ -243,7 +240,7 @@ class PruningTest {
         "SELECT tag, time FROM iot.m WHERE tag = 'a' UNION ALL SELECT tag, time FROM iot.m WHERE"
             + " time >= '2026-01-06'";
     try (QueryResult result = session.sql(sql)) {
-      assertThat(filesRead(result.explanation(), "iot.m"))
+      assertThat(filesRead(result.plan(), "iot.m"))
           .containsExactly(count(file -> file.tag().equals("a")), count(file -> file.day() == 6));
       assertThat(sorted(result.rows())).isEqualTo(sorted(oracle(sql)));
     }
@@ -255,7 +252,7 @@ class PruningTest {
         "SELECT x.tag, x.time, y.value FROM iot.m x JOIN iot.m y ON x.tag = y.tag AND x.time ="
             + " y.time WHERE x.tag = 'a' AND y.time < '2026-01-02'";
     try (QueryResult result = session.sql(sql)) {
-      assertThat(filesRead(result.explanation(), "iot.m"))
+      assertThat(filesRead(result.plan(), "iot.m"))
           .containsExactly(count(file -> file.tag().equals("a")), count(file -> file.day() == 1));
       assertThat(sorted(result.rows())).isEqualTo(sorted(oracle(sql)));
     }
@@ -274,8 +271,7 @@ class PruningTest {
     String sql =
         "SELECT * FROM iot.m WHERE time >= (SELECT max(time) FROM iot.m) - INTERVAL '1 day'";
     try (QueryResult result = session.sql(sql)) {
-      assertThat(filesRead(result.explanation(), "iot.m"))
-          .containsExactly(files.size(), files.size());
+      assertThat(filesRead(result.plan(), "iot.m")).containsExactly(files.size(), files.size());
       assertThat(sorted(result.rows())).isEqualTo(sorted(oracle(sql)));
     }
   }
@@ -342,12 +338,13 @@ class PruningTest {
       String sql, String table, List<FileModel> layout, Predicate<FileModel> read) {
     try (QueryResult result = session.sql(sql)) {
       List<List<Object>> rows = result.rows();
-      assertThat(filesRead(result.explanation(), table))
-          .as("files read by %s (%s)", sql, result.explanation())
+      assertThat(filesRead(result.plan(), table))
+          .as("files read by %s (%s)", sql, result.plan())
           .containsExactly((int) layout.stream().filter(read).count());
-      assertThat(totalFiles(result.explanation()))
-          .as("files before pruning in %s", result.explanation())
-          .isEqualTo(layout.size());
+      assertThat(result.plan().reads())
+          .as("files before pruning in %s", result.plan())
+          .extracting(QueryPlan.TableRead::filesBeforePruning)
+          .containsOnly(layout.size());
       assertThat(sorted(rows)).as(sql).isEqualTo(sorted(oracle(sql)));
     }
   }
@@ -356,25 +353,11 @@ class PruningTest {
     return (int) files.stream().filter(read).count();
   }
 
-  private static List<Integer> filesRead(List<String> explanation, String table) {
-    List<Integer> counts = new ArrayList<>();
-    for (String line : explanation) {
-      Matcher matcher = FILES.matcher(line);
-      if (matcher.find() && matcher.group(1).equals(table)) {
-        counts.add(Integer.parseInt(matcher.group(2)));
-      }
-    }
-    return counts;
-  }
-
-  private static int totalFiles(List<String> explanation) {
-    for (String line : explanation) {
-      Matcher matcher = FILES.matcher(line);
-      if (matcher.find()) {
-        return Integer.parseInt(matcher.group(3));
-      }
-    }
-    throw new AssertionError("No plan in " + explanation);
+  private static List<Integer> filesRead(QueryPlan plan, String table) {
+    return plan.reads().stream()
+        .filter(read -> read.table().toString().equals(table))
+        .map(QueryPlan.TableRead::filesRead)
+        .toList();
   }
 
   private static List<List<Object>> oracle(String sql) {
