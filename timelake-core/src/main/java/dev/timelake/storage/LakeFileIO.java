@@ -1,22 +1,14 @@
 package dev.timelake.storage;
 
-import dev.timelake.ErrorCode;
 import dev.timelake.TimelakeException;
-import dev.timelake.table.ByteSizes;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.DelegateFileIO;
@@ -24,7 +16,6 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.io.PositionOutputStream;
 
 /**
  * The file IO of a lake: local paths and {@code file:} URIs through {@link LocalFileIO}, {@code
@@ -54,8 +45,7 @@ public final class LakeFileIO implements DelegateFileIO {
   private Map<String, String> properties = Map.of();
   private transient LocalFileIO local;
   private transient volatile DelegateFileIO remote;
-  private transient volatile FileCache cache;
-  private transient volatile ExecutorService downloads;
+  private transient volatile LocalCopies copies;
 
   /** For Iceberg, which creates file IOs by class name and then {@link #initialize}s them. */
   public LakeFileIO() {}
@@ -133,7 +123,8 @@ public final class LakeFileIO implements DelegateFileIO {
       return localIO().newInputFile(location);
     }
     // A copy, when there is one, answers without a round trip: remote files never change.
-    return cached(location)
+    return copies()
+        .cached(location)
         .<InputFile>map(
             path -> new CopyInputFile(location, localIO().newInputFile(path.toString())))
         .orElseGet(() -> remote(location).newInputFile(location));
@@ -202,7 +193,7 @@ public final class LakeFileIO implements DelegateFileIO {
     }
     if (isRemote(location)) {
       remote(location).deleteFile(location);
-      forgetCopy(location);
+      copies().forget(location);
     } else {
       localIO().deleteFile(location);
     }
@@ -230,7 +221,7 @@ public final class LakeFileIO implements DelegateFileIO {
         // newer checksums instead of Content-MD5): one request per file then.
         remoteLocations.forEach(io::deleteFile);
       }
-      remoteLocations.forEach(this::forgetCopy);
+      remoteLocations.forEach(copies()::forget);
     }
   }
 
@@ -263,44 +254,12 @@ public final class LakeFileIO implements DelegateFileIO {
     }
   }
 
-  /** True when a file exists at {@code location} (a remote file with a copy, without asking). */
-  public boolean exists(String location) {
-    return newInputFile(location).exists();
-  }
-
-  /** A local path DuckDB reads for {@code location}: the file itself, or its local copy. */
-  public String localPath(String location) {
-    return localPaths(List.of(location)).get(0);
-  }
-
   /**
    * Local paths DuckDB reads for {@code locations}, in order: local files as they are, remote ones
    * as local copies, downloaded (several at a time) when missing.
    */
   public List<String> localPaths(List<String> locations) {
-    String[] paths = new String[locations.size()];
-    Map<Integer, Future<Path>> pending = new HashMap<>();
-    for (int i = 0; i < paths.length; i++) {
-      String location = locations.get(i);
-      if (!isRemote(location)) {
-        paths[i] = LocalFileIO.path(location).toString();
-        continue;
-      }
-      var copy = cache().cached(location);
-      if (copy.isPresent()) {
-        paths[i] = copy.get().toString();
-      } else {
-        pending.put(i, downloads().submit(() -> download(location)));
-      }
-    }
-    for (Map.Entry<Integer, Future<Path>> entry : pending.entrySet()) {
-      paths[entry.getKey()] = await(entry.getValue(), locations.get(entry.getKey())).toString();
-    }
-    return List.of(paths);
-  }
-
-  private Path download(String location) {
-    return cache().download(location, () -> remote(location).newInputFile(location).newStream());
+    return copies().localPaths(locations);
   }
 
   /**
@@ -309,19 +268,21 @@ public final class LakeFileIO implements DelegateFileIO {
    * one is uploaded, and the written file kept as its copy). A failed write leaves nothing.
    */
   public void write(String location, Consumer<String> writer) {
-    if (!isRemote(location)) {
+    if (isRemote(location)) {
+      copies().write(location, writer);
+    } else {
       writeLocal(LocalFileIO.path(location), writer);
-      return;
     }
-    Path staged = cache().newPartialFile();
-    try {
-      writer.accept(staged.toString());
-      upload(staged, location);
-      cache().adopt(location, staged);
-    } catch (RuntimeException e) {
-      deleteQuietly(staged);
-      throw e;
-    }
+  }
+
+  /** True when a file exists at {@code location} (a remote file with a copy, without asking). */
+  public boolean exists(String location) {
+    return newInputFile(location).exists();
+  }
+
+  /** A local path DuckDB reads for {@code location}: the file itself, or its local copy. */
+  public String localPath(String location) {
+    return localPaths(List.of(location)).get(0);
   }
 
   private static void writeLocal(Path target, Consumer<String> writer) {
@@ -342,35 +303,11 @@ public final class LakeFileIO implements DelegateFileIO {
     }
   }
 
-  /**
-   * Uploads a whole local file. S3FileIO's stream completes its upload when closed, even after a
-   * failed copy, so the object's size is checked afterwards and a short object deleted.
-   */
-  private void upload(Path staged, String location) {
-    DelegateFileIO io = remote(location);
-    long size;
-    try (PositionOutputStream out = io.newOutputFile(location).createOrOverwrite()) {
-      size = Files.size(staged);
-      Files.copy(staged, (OutputStream) out);
-    } catch (IOException | RuntimeException e) {
-      throw new TimelakeException(
-          ErrorCode.INTERNAL, "Cannot upload " + location + ": " + describeFailure(e), e);
-    }
-    long uploaded = io.newInputFile(location).getLength();
-    if (uploaded != size) {
-      io.deleteFile(location);
-      throw new TimelakeException(
-          ErrorCode.INTERNAL,
-          "Cannot upload " + location + ": " + uploaded + " of " + size + " bytes arrived",
-          null);
-    }
-  }
-
   @Override
   public void close() {
-    ExecutorService pool = downloads;
-    if (pool != null) {
-      pool.shutdownNow();
+    LocalCopies made = copies;
+    if (made != null) {
+      made.close();
     }
     DelegateFileIO s3 = remote;
     if (s3 != null) {
@@ -388,6 +325,20 @@ public final class LakeFileIO implements DelegateFileIO {
     return io;
   }
 
+  private LocalCopies copies() {
+    LocalCopies made = copies;
+    if (made == null) {
+      synchronized (this) {
+        made = copies;
+        if (made == null) {
+          made = new LocalCopies(properties, this::remote);
+          copies = made;
+        }
+      }
+    }
+    return made;
+  }
+
   private DelegateFileIO remote(String location) {
     checkSupported(location);
     DelegateFileIO io = remote;
@@ -403,87 +354,7 @@ public final class LakeFileIO implements DelegateFileIO {
     return io;
   }
 
-  private void forgetCopy(String location) {
-    if (properties.containsKey(CACHE_DIRECTORY)) {
-      cache().remove(location);
-    }
-  }
-
-  /** The copy of a remote file, when this file IO keeps copies and has one. */
-  private java.util.Optional<Path> cached(String location) {
-    return properties.containsKey(CACHE_DIRECTORY)
-        ? cache().cached(location)
-        : java.util.Optional.empty();
-  }
-
-  private FileCache cache() {
-    FileCache files = cache;
-    if (files == null) {
-      synchronized (this) {
-        files = cache;
-        if (files == null) {
-          String folder = properties.get(CACHE_DIRECTORY);
-          if (folder == null) {
-            throw new TimelakeException(
-                ErrorCode.INTERNAL,
-                "Cannot read files on object storage: no local cache folder ("
-                    + CACHE_DIRECTORY
-                    + ") was configured",
-                null);
-          }
-          files = FileCache.in(Path.of(folder), maxBytes());
-          cache = files;
-        }
-      }
-    }
-    return files;
-  }
-
-  private long maxBytes() {
-    String value = properties.getOrDefault(CACHE_MAX_SIZE, DEFAULT_MAX);
-    try {
-      return ByteSizes.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw TimelakeException.validation(
-          "Invalid %s '%s' (%s)", CACHE_MAX_SIZE, value, e.getMessage());
-    }
-  }
-
-  private ExecutorService downloads() {
-    ExecutorService pool = downloads;
-    if (pool == null) {
-      synchronized (this) {
-        pool = downloads;
-        if (pool == null) {
-          pool =
-              Executors.newFixedThreadPool(
-                  8,
-                  task -> {
-                    Thread thread = new Thread(task, "timelake-download");
-                    thread.setDaemon(true);
-                    return thread;
-                  });
-          downloads = pool;
-        }
-      }
-    }
-    return pool;
-  }
-
-  private static Path await(Future<Path> download, String location) {
-    try {
-      return download.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TimelakeException(ErrorCode.INTERNAL, "Interrupted downloading " + location, e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      throw new TimelakeException(
-          ErrorCode.INTERNAL, "Cannot read " + location + ": " + describeFailure(cause), cause);
-    }
-  }
-
-  private static void deleteQuietly(Path path) {
+  static void deleteQuietly(Path path) {
     try {
       Files.deleteIfExists(path);
     } catch (IOException e) {
