@@ -200,6 +200,11 @@ public class ConcurrentIndexAppendTest {
         ProcessBuilder builder =
             new ProcessBuilder(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    // A short-lived child: the quick compiler only and the serial collector start
+                    // it
+                    // sooner and leave the cores to the other child and the test.
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
                     "--add-opens=java.base/java.nio=ALL-UNNAMED",
                     "-cp",
                     System.getProperty("java.class.path"),

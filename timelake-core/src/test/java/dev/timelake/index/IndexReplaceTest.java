@@ -107,7 +107,7 @@ class IndexReplaceTest {
               + " seconds', ts) AS bucket, count(*) AS n, sum(price) AS total FROM market.r GROUP"
               + " BY symbol, bucket WITH (refresh_interval = 'off')");
       Map<List<Object>, Row> oracle = new LinkedHashMap<>();
-      for (int batch = 0; batch < 40; batch++) {
+      for (int batch = 0; batch < 27; batch++) {
         List<Row> rows = new ArrayList<>();
         int size = 1 + random.nextInt(6);
         for (int i = 0; i < size; i++) {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * including none, ranges without a bucket with partial edges, key filters, HAVING, LIMIT — each run
  * with routing on and off. Names, types and rows must agree. Replay a failure with {@code
  * -Dtests.seed=…}; {@code -Dtimelake.differential.tables=N} and {@code
- * -Dtimelake.differential.queries=N} run more.
+ * -Dtimelake.differential.queries=N} run more (3 tables of 100 queries by default).
  */
 class RollupRoutingDifferentialTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -83,7 +83,7 @@ class RollupRoutingDifferentialTest {
   void routedAnswersEqualRawAnswersAndRollupsOfRollupsEqualTheRawTable() {
     TestRandom random = TestRandom.create();
     int tables = Integer.getInteger("timelake.differential.tables", 3);
-    int queries = Integer.getInteger("timelake.differential.queries", 350);
+    int queries = Integer.getInteger("timelake.differential.queries", 100);
     int routed = 0;
     try (Lake lake = Lake.open(warehouse)) {
       Table tags =

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeleteCrashTest {
   private static final int DEVICES = 6;
-  private static final int APPENDS = 12;
+  private static final int APPENDS = 8;
   private static final int ROWS_PER_DEVICE = APPENDS * 60;
 
   @TempDir Path warehouse;
@@ -100,6 +100,10 @@ class DeleteCrashTest {
     Process process =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // A short-lived child: the quick compiler only and the serial collector start it
+                // sooner and leave the cores to the other child and the test.
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-cp",
                 System.getProperty("java.class.path"),

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
  * delete removes the key; a rollback restores the oracle of that snapshot). After every step the
  * raw read, the read routed to a rollup, the last-value index and plain DuckDB reading `timelake
  * duckdb`'s view equal the oracle's; after every refresh the rollups hold the oracle's cells.
+ * Replay a failure with {@code -Dtests.seed=…}; {@code -Dtimelake.differential.steps=N} runs a
+ * longer history (16 steps by default).
  */
 class MixedHistoryDifferentialTest extends WithLakeSession {
   private static final List<String> DEVICES = List.of("a", "b", "c", "d");
@@ -38,7 +40,8 @@ class MixedHistoryDifferentialTest extends WithLakeSession {
         "CREATE MATERIALIZED ROLLUP iot.r_all_1d AS SELECT time_bucket(INTERVAL '1 day', time) AS"
             + " bucket, count(*) AS n, min(value) AS low FROM iot.r GROUP BY bucket");
     run("CREATE TEMP TABLE oracle (device VARCHAR, time TIMESTAMPTZ, value DOUBLE)");
-    for (int step = 0; step < 24; step++) {
+    int steps = Integer.getInteger("timelake.differential.steps", 16);
+    for (int step = 0; step < steps; step++) {
       int kind = random.nextInt(100);
       String what;
       if (kind < 30) {

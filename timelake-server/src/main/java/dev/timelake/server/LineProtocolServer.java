@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -110,6 +111,13 @@ public final class LineProtocolServer implements AutoCloseable {
   private final ScheduledExecutorService timers = ServerThreads.timer("timelake-http-timer");
 
   private final LineProtocolRequestThreads threads;
+
+  /** Guards {@link #exchanges}, and is notified when the last one ends. */
+  private final Object exchangesLock = new Object();
+
+  /** How many exchanges the request threads have taken and not finished. */
+  private int exchanges;
+
   private final LineProtocolBodies bodies;
   private final BufferAllocator allocator = new RootAllocator();
   private final Credentials credentials;
@@ -124,8 +132,51 @@ public final class LineProtocolServer implements AutoCloseable {
     this.writer = new LineProtocolWriter(lake, allocator);
     this.threads =
         new LineProtocolRequestThreads(limits.requestThreads(), limits.headerDeadline(), timers);
-    http.setExecutor(threads);
+    http.setExecutor(this::dispatch);
     http.createContext("/", this::handle);
+  }
+
+  /** Hands an exchange to the request threads, counted until it ends. */
+  private void dispatch(Runnable exchange) {
+    synchronized (exchangesLock) {
+      exchanges++;
+    }
+    try {
+      threads.execute(
+          () -> {
+            try {
+              exchange.run();
+            } finally {
+              ended();
+            }
+          });
+    } catch (RuntimeException | Error e) {
+      ended();
+      throw e;
+    }
+  }
+
+  private void ended() {
+    synchronized (exchangesLock) {
+      if (--exchanges == 0) {
+        exchangesLock.notifyAll();
+      }
+    }
+  }
+
+  /** Waits until no exchange is in progress, for at most {@code timeout}. */
+  private void awaitExchanges(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (exchangesLock) {
+      try {
+        for (long left = timeout.toNanos(); exchanges > 0 && left > 0; ) {
+          TimeUnit.NANOSECONDS.timedWait(exchangesLock, left);
+          left = deadline - System.nanoTime();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
@@ -441,10 +492,15 @@ public final class LineProtocolServer implements AutoCloseable {
     return parameters;
   }
 
-  /** Stops listening; requests in flight get up to a second to finish. */
+  /**
+   * Stops listening; requests in flight get up to a second to finish. (Java 17's {@code
+   * HttpServer.stop(1)} waits the whole second even when no request is in flight, so the server
+   * waits for its own count of them and then stops at once.)
+   */
   @Override
   public void close() {
-    http.stop(1);
+    awaitExchanges(Duration.ofSeconds(1));
+    http.stop(0);
     threads.close();
     timers.shutdownNow();
     writer.close();

@@ -31,10 +31,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One server, 16 clients at once for a fixed time (20 s; {@code -Dtimelake.loadSeconds=N} to
- * change): 8 write line protocol into one table while it is also maintained, 8 run a mix of queries
- * over the PostgreSQL protocol. No request fails, every row sent is stored, the answers on an
- * unchanging table equal the embedded session's, and counts on the growing table never go back.
+ * One server, 16 clients at once for a fixed time (8 s; {@code -Dtimelake.loadSeconds=N} to
+ * change): 8 write line protocol into one table while it is also maintained (a full maintenance
+ * every quarter of the time, so at least twice), 8 run a mix of queries over the PostgreSQL
+ * protocol. No request fails, every row sent is stored, the answers on an unchanging table equal
+ * the embedded session's, and counts on the growing table never go back.
  */
 class ServerLoadTest {
   private static final String PASSWORD = "load pw";
@@ -58,7 +59,7 @@ class ServerLoadTest {
 
   @Test
   void sixteenClientsWriteAndReadWithoutErrorsOrLostRows() throws Exception {
-    long seconds = Long.getLong("timelake.loadSeconds", 20);
+    long seconds = Long.getLong("timelake.loadSeconds", 8);
     try (Lake lake = Lake.open(warehouse)) {
       writeReference(lake);
       Map<String, List<List<Object>>> expected = new java.util.HashMap<>();
@@ -88,16 +89,19 @@ class ServerLoadTest {
           running.add(
               clients.submit(() -> read(pg.port(), reader, deadline, expected, queries, errors)));
         }
-        running.add(clients.submit(() -> maintain(lake, deadline, errors)));
+        AtomicLong maintenances = new AtomicLong();
+        long every = TimeUnit.SECONDS.toMillis(seconds) / 4;
+        running.add(clients.submit(() -> maintain(lake, deadline, every, maintenances, errors)));
         for (Future<?> client : running) {
           client.get(seconds + 120, TimeUnit.SECONDS);
         }
         clients.shutdown();
         assertThat(errors).isEmpty();
         System.out.printf(
-            "load: %d s, %d writers sent %,d rows, %d readers ran %,d queries%n",
-            seconds, WRITERS, sent.get(), READERS, queries.get());
+            "load: %d s, %d writers sent %,d rows, %d readers ran %,d queries, %d maintenances%n",
+            seconds, WRITERS, sent.get(), READERS, queries.get(), maintenances.get());
         assertThat(sent.get()).isPositive();
+        assertThat(maintenances.get()).as("full maintenances during the writes").isGreaterThan(1);
         assertThat(queries.get()).isGreaterThan(READERS);
         try (Connection connection = connect(pg.port());
             ResultSet count =
@@ -223,15 +227,28 @@ class ServerLoadTest {
   }
 
   /**
-   * Full maintenance of the growing table every few seconds, while it is written, read and
+   * Full maintenance of the growing table every {@code everyMillis}, while it is written, read and
    * maintained by the server after its commits (a run that loses to that one is refused whole).
    */
-  private static void maintain(Lake lake, long deadline, ConcurrentLinkedQueue<Throwable> errors) {
+  private static void maintain(
+      Lake lake,
+      long deadline,
+      long everyMillis,
+      AtomicLong maintenances,
+      ConcurrentLinkedQueue<Throwable> errors) {
     try {
-      while (System.nanoTime() < deadline && errors.isEmpty()) {
-        Thread.sleep(5_000);
+      while (errors.isEmpty()) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        Thread.sleep(Math.max(0, Math.min(everyMillis, left)));
+        if (left <= everyMillis) {
+          return; // the load is over: no run after it
+        }
         // A run that loses a race to the server's own compactions leaves those rewrites out.
-        lake.findTable(TableName.parse("iot.live")).ifPresent(t -> t.newMaintenance().run());
+        var table = lake.findTable(TableName.parse("iot.live"));
+        if (table.isPresent()) {
+          table.get().newMaintenance().run();
+          maintenances.incrementAndGet();
+        }
       }
     } catch (Throwable e) {
       errors.add(e);
