@@ -40,31 +40,6 @@ import picocli.CommandLine.TypeConversionException;
     versionProvider = Main.Version.class,
     sortOptions = false,
     description = "Timelake: an open time-series lakehouse (Apache Iceberg tables, DuckDB SQL).",
-    // Every subcommand, in the order `timelake --help` lists them.
-    subcommands = {
-      DemoCommand.class,
-      CreateCommand.class,
-      ImportCommand.class,
-      SqlCommand.class,
-      LatestCommand.class,
-      CoverageCommand.class,
-      GapsCommand.class,
-      InfoCommand.class,
-      LsCommand.class,
-      AlterCommand.class,
-      DropCommand.class,
-      RollbackCommand.class,
-      SettingsCommand.class,
-      MaintainCommand.class,
-      OptimizeCommand.class,
-      RollupCommand.class,
-      DuckdbCommand.class,
-      FunctionsCommand.class,
-      ServeCommand.class,
-      HashPasswordCommand.class,
-      BenchCommand.class,
-      CommandLine.HelpCommand.class
-    },
     footer = {
       "%nExample:",
       "  timelake --warehouse ./warehouse create iot.readings \\",
@@ -79,6 +54,33 @@ import picocli.CommandLine.TypeConversionException;
     })
 public final class Main {
   static final String WAREHOUSE_VARIABLE = "TIMELAKE_WAREHOUSE";
+
+  /** Every subcommand, in the order {@code timelake --help} lists them. */
+  static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          DemoCommand.class,
+          CreateCommand.class,
+          ImportCommand.class,
+          SqlCommand.class,
+          LatestCommand.class,
+          CoverageCommand.class,
+          GapsCommand.class,
+          InfoCommand.class,
+          LsCommand.class,
+          AlterCommand.class,
+          DropCommand.class,
+          RollbackCommand.class,
+          SettingsCommand.class,
+          MaintainCommand.class,
+          OptimizeCommand.class,
+          RollupCommand.class,
+          DuckdbCommand.class,
+          FunctionsCommand.class,
+          ServeCommand.class,
+          HashPasswordCommand.class,
+          BenchCommand.class,
+          CommandLine.HelpCommand.class);
+
   static final String DEBUG_VARIABLE = "TIMELAKE_DEBUG";
 
   private final Streams streams;
@@ -127,7 +129,7 @@ public final class Main {
 
   public static void main(String[] args) {
     Streams streams = Streams.system();
-    int status = new Main(streams, System.getenv()).commandLine().execute(args);
+    int status = new Main(streams, System.getenv()).commandLineFor(args, List.of()).execute(args);
     streams.out().flush();
     streams.err().flush();
     System.exit(status);
@@ -135,20 +137,39 @@ public final class Main {
 
   /** A picocli command line for this command, writing to its streams and mapping errors. */
   public CommandLine commandLine() {
-    return commandLine(List.of());
+    return commandLine(List.of(), null);
   }
 
   /**
-   * A command line with {@code extensions} as further subcommands, each in place of the one of the
-   * same name ({@code timelake-bench.jar} puts the benchmark in place of the {@code bench}
-   * pointer). Added before the settings below, which picocli applies to the subcommands present.
+   * A command line to run {@code args}: with only the subcommand they name, since picocli builds
+   * each subcommand's model by reflection when it is added (0.1–0.2 s for all of them, at every
+   * start); with every one for help, a usage error or no subcommand. {@code extensions} are further
+   * subcommands, each in place of the one of the same name ({@code timelake-bench.jar} puts the
+   * benchmark in place of the {@code bench} pointer).
    */
-  public CommandLine commandLine(List<Object> extensions) {
+  public CommandLine commandLineFor(String[] args, List<Object> extensions) {
+    String name = subcommandName(args);
+    // help names other subcommands.
+    return commandLine(extensions, "help".equals(name) ? null : name);
+  }
+
+  private CommandLine commandLine(List<Object> extensions, String only) {
     CommandLine commandLine = new CommandLine(this);
+    boolean known =
+        only != null
+            && (SUBCOMMANDS.stream().anyMatch(type -> nameOf(type).equals(only))
+                || extensions.stream().anyMatch(e -> nameOf(e.getClass()).equals(only)));
+    for (Class<?> type : SUBCOMMANDS) {
+      boolean extended =
+          extensions.stream().anyMatch(e -> nameOf(e.getClass()).equals(nameOf(type)));
+      if (!extended && (!known || nameOf(type).equals(only))) {
+        commandLine.addSubcommand(type);
+      }
+    }
     for (Object extension : extensions) {
-      CommandLine subcommand = new CommandLine(extension);
-      commandLine.getCommandSpec().removeSubcommand(subcommand.getCommandName());
-      commandLine.addSubcommand(subcommand);
+      if (!known || nameOf(extension.getClass()).equals(only)) {
+        commandLine.addSubcommand(extension);
+      }
     }
     commandLine.setOut(new PrintWriter(streams.out(), true, StandardCharsets.UTF_8));
     commandLine.setErr(new PrintWriter(streams.err(), true, StandardCharsets.UTF_8));
@@ -157,6 +178,23 @@ public final class Main {
     commandLine.registerConverter(OutputFormat.class, Main::format);
     commandLine.setExecutionExceptionHandler(this::handle);
     return commandLine;
+  }
+
+  private static String nameOf(Class<?> type) {
+    return type.getAnnotation(Command.class).name();
+  }
+
+  /** The subcommand {@code args} name: the first argument not a global option or its value. */
+  static String subcommandName(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("--warehouse") || arg.equals("--catalog") || arg.equals("--set")) {
+        i++;
+      } else if (!arg.startsWith("-")) {
+        return arg;
+      }
+    }
+    return null;
   }
 
   private static OutputFormat format(String text) {

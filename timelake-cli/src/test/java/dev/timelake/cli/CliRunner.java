@@ -42,7 +42,7 @@ final class CliRunner {
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8),
             false);
-    int status = new Main(streams, environment).commandLine().execute(args);
+    int status = new Main(streams, environment).commandLineFor(args, List.of()).execute(args);
     return new Run(
         status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

@@ -49,6 +49,29 @@ class MainTest {
   }
 
   @Test
+  void helpOfACommandAndAnUnknownCommandSeeEveryCommand() {
+    Run help = CliRunner.runWithoutWarehouse("", Map.of(), "help", "sql");
+    assertThat(help.status()).isZero();
+    assertThat(help.out()).contains("Usage: timelake sql");
+
+    Run unknown = CliRunner.runWithoutWarehouse("", Map.of(), "--warehouse", "w", "sqll");
+    assertThat(unknown.status()).isEqualTo(2);
+    assertThat(unknown.err()).contains("Unmatched argument at index 2: 'sqll'").contains("sql");
+  }
+
+  @Test
+  void theSubcommandIsTheFirstArgumentNotAGlobalOptionOrItsValue() {
+    assertThat(Main.subcommandName(new String[] {"--warehouse", "sql", "ls", "-l"}))
+        .isEqualTo("ls");
+    assertThat(
+            Main.subcommandName(
+                new String[] {"--verbose", "--catalog", "a=b", "--set", "x=y", "sql", "-c", "1"}))
+        .isEqualTo("sql");
+    assertThat(Main.subcommandName(new String[] {"--warehouse=w", "info"})).isEqualTo("info");
+    assertThat(Main.subcommandName(new String[] {"--help"})).isNull();
+  }
+
+  @Test
   void missingCommandIsAUsageError() {
     Run run = CliRunner.runWithoutWarehouse("", Map.of());
 

@@ -16,19 +16,19 @@ public final class BenchMain {
 
   public static void main(String[] args) {
     Streams streams = Streams.system();
-    int status = commandLine(new Main(streams, System.getenv())).execute(args);
+    int status = commandLine(new Main(streams, System.getenv()), args).execute(args);
     streams.out().flush();
     streams.err().flush();
     System.exit(status);
   }
 
-  /** The command line of {@code main} with the benchmark as its {@code bench} subcommand. */
-  static CommandLine commandLine(Main main) {
-    return main.commandLine(List.of(new BenchCommand()));
+  /** The command line of {@code main} to run {@code args}, the benchmark as its {@code bench}. */
+  static CommandLine commandLine(Main main, String[] args) {
+    return main.commandLineFor(args, List.of(new BenchCommand()));
   }
 
   /** Runs {@code args} reading and writing {@code streams}, with {@code environment}. */
   static int run(Streams streams, Map<String, String> environment, String... args) {
-    return commandLine(new Main(streams, environment)).execute(args);
+    return commandLine(new Main(streams, environment), args).execute(args);
   }
 }
