@@ -5,8 +5,9 @@ import java.util.OptionalLong;
 
 /**
  * What an append did: rows committed, copies of a key dropped within the append, late rows, files
- * written, the new snapshot, and the inline maintenance that followed (or why it failed; the append
- * stands). A skipped append (its batch id was already committed) reports 0 rows and no snapshot.
+ * written, the new snapshot, and the inline maintenance that followed (or its failure, with its
+ * exception; the append stands). A skipped append (its batch id was already committed) reports 0
+ * rows and no snapshot.
  *
  * <p>{@code lateRows} counts the committed rows that are not newer than everything their time
  * partition held before: each replaces a stored row with the same key if there is one. It is an
@@ -21,7 +22,7 @@ public record AppendResult(
     OptionalLong snapshotId,
     Outcome outcome,
     Optional<MaintenanceReport> maintenance,
-    Optional<String> maintenanceError) {
+    Optional<RuntimeException> maintenanceFailure) {
   /** Whether the append committed. */
   public enum Outcome {
     COMMITTED,
@@ -51,9 +52,16 @@ public record AppendResult(
         0, 0, 0, 0, OptionalLong.empty(), outcome, Optional.empty(), Optional.empty());
   }
 
-  /** This result with the inline maintenance that followed it. */
-  public AppendResult withMaintenance(Optional<MaintenanceReport> report, Optional<String> error) {
+  /** This result with the inline maintenance that followed it, or its failure. */
+  public AppendResult withMaintenance(
+      Optional<MaintenanceReport> report, Optional<RuntimeException> failure) {
     return new AppendResult(
-        rows, copiesDropped, lateRows, files, snapshotId, outcome, report, error);
+        rows, copiesDropped, lateRows, files, snapshotId, outcome, report, failure);
+  }
+
+  /** Why the inline maintenance that followed the append failed (its exception's message). */
+  public Optional<String> maintenanceError() {
+    return maintenanceFailure.map(
+        failure -> failure.getMessage() != null ? failure.getMessage() : failure.toString());
   }
 }

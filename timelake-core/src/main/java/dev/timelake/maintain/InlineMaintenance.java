@@ -26,7 +26,7 @@ public final class InlineMaintenance {
   /**
    * The result of a write with the inline maintenance that follows its commit (see {@link
    * #afterAppend}): a write that did not commit is returned as it is; a maintenance failure never
-   * undoes the write — it is logged with its exception and its message goes into the result.
+   * undoes the write — it is logged and kept in the result with its exception.
    */
   public static dev.timelake.AppendResult afterCommit(
       dev.timelake.AppendResult result,
@@ -49,8 +49,7 @@ public final class InlineMaintenance {
           System.Logger.Level.WARNING,
           "Inline maintenance of " + name + " failed after a committed write (the write stands)",
           e);
-      return result.withMaintenance(
-          Optional.empty(), Optional.of(e.getMessage() != null ? e.getMessage() : e.toString()));
+      return result.withMaintenance(Optional.empty(), Optional.of(e));
     }
   }
 

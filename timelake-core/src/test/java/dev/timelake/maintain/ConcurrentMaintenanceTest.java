@@ -180,6 +180,14 @@ class ConcurrentMaintenanceTest {
       try {
         AppendResult result = append.commit();
         result.maintenanceError().ifPresent(maintenanceErrors::add);
+        // The failure keeps its exception, typed, not only its message.
+        result
+            .maintenanceFailure()
+            .ifPresent(
+                failure ->
+                    assertThat(failure)
+                        .isInstanceOf(dev.timelake.TimelakeException.class)
+                        .hasMessage(result.maintenanceError().orElseThrow()));
         rows.forEach(row -> oracle.add(row.device(), row.time(), row.value(), ingest));
         return;
       } catch (ConflictException e) {
