@@ -134,7 +134,7 @@ public final class SqlSession implements AutoCloseable {
    * run); EXPLAIN's two columns; empty for anything else or what cannot be planned.
    */
   public Optional<List<dev.timelake.ResultColumn>> describe(String sql) {
-    String text = stripTrailingSemicolon(sql);
+    String text = statementText(sql);
     Statement statement;
     try {
       statement =
@@ -444,8 +444,16 @@ public final class SqlSession implements AutoCloseable {
     return work;
   }
 
+  /**
+   * A statement's text as every path reads it (execution and {@link #describe} alike): without a
+   * trailing semicolon, QuestDB's LATEST ON spelled as the QUALIFY it means.
+   */
+  private static String statementText(String sql) {
+    return LatestRows.latestOn(stripTrailingSemicolon(sql));
+  }
+
   private StatementOutcome run(String sql) {
-    String text = LatestRows.latestOn(stripTrailingSemicolon(sql));
+    String text = statementText(sql);
     PostgresCatalog.refuseInternalNames(text);
     Optional<PreparedStatements.Command> preparedCommand = PreparedStatements.parse(text);
     if (preparedCommand.isPresent()) {
