@@ -36,6 +36,19 @@ public class LeanRuntime {
         Files.copy(library, staging.resolve(library.getFileName().toString()));
         Files.delete(library);
       }
+      // SQLite's too (the embedded catalog), which its driver otherwise copies to a temporary file
+      // and checks with a child process at every start: sqlite/<OS>/<arch>/, which the launcher
+      // names with -Dorg.sqlite.lib.path. They stay in the jar for other ways of running it.
+      Path sqlite = zip.getPath("/org/sqlite/native");
+      if (Files.isDirectory(sqlite)) {
+        try (Stream<Path> files = Files.walk(sqlite)) {
+          for (Path library : files.filter(Files::isRegularFile).toList()) {
+            Path target = staging.resolve("sqlite").resolve(sqlite.relativize(library).toString());
+            Files.createDirectories(target.getParent());
+            Files.copy(library, target);
+          }
+        }
+      }
     }
     // The jar's Class-Path names timelake-s3.jar beside it (object storage).
     Path s3 = jar.resolveSibling("timelake-s3.jar");
