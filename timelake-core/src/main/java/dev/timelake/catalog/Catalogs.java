@@ -165,7 +165,7 @@ public final class Catalogs {
     properties.put(CatalogProperties.CLIENT_POOL_SIZE, "1");
     properties.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
     properties.putAll(withLakeStorage(extra, Warehouse.of(root).localWorkFolder(Map.of(), extra)));
-    return open(properties);
+    return LazyCatalog.of(() -> open(properties));
   }
 
   /**
