@@ -19,6 +19,7 @@ import org.apache.iceberg.catalog.ViewCatalog;
 final class LazyCatalog implements InvocationHandler {
   private final Supplier<Catalog> opener;
   private volatile Catalog catalog;
+  private volatile boolean closed;
 
   private LazyCatalog(Supplier<Catalog> opener) {
     this.opener = opener;
@@ -45,6 +46,7 @@ final class LazyCatalog implements InvocationHandler {
       case "toString":
         return catalog == null ? "embedded catalog (not opened yet)" : catalog.toString();
       case "close":
+        closed = true;
         Catalog opened = catalog;
         if (opened instanceof Closeable closeable) {
           closeable.close();
@@ -66,6 +68,10 @@ final class LazyCatalog implements InvocationHandler {
       synchronized (this) {
         opened = catalog;
         if (opened == null) {
+          if (closed) {
+            // As an opened catalog would: a closed lake's catalog does not come back.
+            throw new IllegalStateException("The embedded catalog is closed");
+          }
           opened = opener.get();
           catalog = opened;
         }

@@ -1,6 +1,7 @@
 package dev.timelake.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
@@ -31,5 +32,13 @@ class LazyCatalogTest {
     try (Lake again = Lake.open(warehouse)) {
       assertThat(again.tables()).extracting(Object::toString).containsExactly("iot.r");
     }
+  }
+
+  @Test
+  void aClosedLakesCatalogIsNotOpenedAgain() {
+    Lake lake = Lake.open(warehouse);
+    lake.close();
+    assertThatThrownBy(lake::tables).hasMessageContaining("closed");
+    assertThat(warehouse.resolve(Catalogs.EMBEDDED_CATALOG_FILE)).doesNotExist();
   }
 }

@@ -5,33 +5,22 @@ import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.StatementSplitter;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * One client of the PostgreSQL protocol: the startup (TLS when the client asks and the server has a
- * certificate; a SCRAM-SHA-256 login with the server's credentials), then simple queries, each
- * statement of a query string run in the connection's own Timelake {@link Session}, and the
- * extended protocol ({@link PgExtendedQuery}: Parse, Bind, Describe, Execute, Close; Sync here);
- * rows in text or binary format and a command tag per statement ({@link PgResults}); COPY from and
- * to the client ({@link PgCopy}, {@link PgCopyOut}) in the simple protocol.
+ * One client of the PostgreSQL protocol: after its start-up and login ({@link PgLogin}), simple
+ * queries, each statement of a query string run in the connection's own Timelake {@link Session},
+ * and the extended protocol ({@link PgExtendedQuery}: Parse, Bind, Describe, Execute, Close; Sync
+ * here); rows in text or binary format and a command tag per statement ({@link PgResults}); COPY
+ * from and to the client ({@link PgCopy}, {@link PgCopyOut}) in the simple protocol.
  */
 final class PgConnection implements Runnable {
-  private static final int PROTOCOL_3 = 196608;
-  private static final int SSL_REQUEST = 80877103;
-  private static final int GSS_REQUEST = 80877104;
-  private static final int CANCEL_REQUEST = 80877102;
-
-  private Socket socket;
+  private volatile Socket socket;
   private final Lake lake;
   private final Optional<Tls> tls;
   private final Credentials credentials;
@@ -44,7 +33,6 @@ final class PgConnection implements Runnable {
   /** Cancel keys are secrets: a guessed one cancels another client's statement. */
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
-  private final Map<String, String> startup = new LinkedHashMap<>();
   private PgMessages.Writer out;
   private DataInputStream in;
   private Session session;
@@ -123,19 +111,23 @@ final class PgConnection implements Runnable {
             java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
       socket.setSoTimeout((int) limits.loginTimeout().toMillis());
-      streams();
-      boolean loggedIn;
+      PgLogin login = new PgLogin(socket, tls, credentials, cancels, limits);
+      Optional<String> user;
       try {
-        loggedIn = startUp();
+        user = login.run();
       } catch (PgMessages.ProtocolException e) {
-        fatal("08P01", e.getMessage());
+        login.fatal("08P01", e.getMessage());
         return;
       } finally {
+        socket = login.socket();
+        in = login.in();
+        out = login.out();
         endLogin();
       }
-      if (!loggedIn || !deadline.cancel(false)) {
+      if (user.isEmpty() || !deadline.cancel(false)) {
         return;
       }
+      greet(user.get(), login.startup());
       socket.setSoTimeout(0);
       serve(in);
     } catch (IOException e) {
@@ -163,76 +155,8 @@ final class PgConnection implements Runnable {
     }
   }
 
-  private void streams() throws IOException {
-    in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-    out = new PgMessages.Writer(new BufferedOutputStream(socket.getOutputStream()));
-  }
-
-  /** Reads the startup packets and greets the client; false when it asked only to cancel. */
-  private boolean startUp() throws IOException {
-    while (true) {
-      PgMessages.Reader startPacket = new PgMessages.Reader(PgMessages.readStartup(in).body());
-      int code = startPacket.int32();
-      if (code == SSL_REQUEST && tls.isPresent() && !(socket instanceof javax.net.ssl.SSLSocket)) {
-        out.raw('S');
-        out.flush();
-        socket = tls.get().accept(socket);
-        streams();
-        continue;
-      }
-      if (code == SSL_REQUEST || code == GSS_REQUEST) {
-        out.raw('N'); // no TLS configured (or GSSAPI asked): the client may go on unencrypted
-        continue;
-      }
-      if (code == CANCEL_REQUEST) {
-        // A client's Ctrl-C or statement timeout, on a connection of its own: pid and secret.
-        cancels.cancel(startPacket.int32(), startPacket.int32());
-        return false;
-      }
-      if (code != PROTOCOL_3) {
-        error(
-            "0A000",
-            "Protocol version "
-                + (code >> 16)
-                + "."
-                + (code & 0xffff)
-                + " is not supported (3.0 is)");
-        out.flush();
-        return false;
-      }
-      while (startPacket.hasMore()) {
-        String name = startPacket.string();
-        if (name.isEmpty()) {
-          break;
-        }
-        startup.put(name, startPacket.string());
-      }
-      break;
-    }
-    if (tls.isPresent() && tls.get().isRequired() && !(socket instanceof javax.net.ssl.SSLSocket)) {
-      fatal(
-          "28000",
-          "This server requires TLS: connect with sslmode=require (psql, libpq) or ssl=true"
-              + " (pgjdbc)");
-      return false;
-    }
-    if (cancels.size() >= limits.maxConnections()) {
-      // Counted after the startup packet: a cancel request, on its own connection, is not one.
-      fatal(
-          "53300",
-          "Too many connections: this server admits " + limits.maxConnections() + " at once");
-      return false;
-    }
-    String user = startup.getOrDefault("user", "");
-    Optional<Duration> blocked = credentials.throttle().reserve(socket.getInetAddress(), user);
-    if (blocked.isPresent()) {
-      fatal("28000", LoginThrottle.refusal(socket.getInetAddress(), user, blocked.get()));
-      return false;
-    }
-    if (!authenticate(in, credentials)) {
-      return false;
-    }
-    credentials.throttle().succeeded(socket.getInetAddress(), user);
+  /** Opens the session of a client logged in as {@code user} and tells it the server's settings. */
+  private void greet(String user, Map<String, String> startup) throws IOException {
     session = lake.newSession(credentials.accessOf(user));
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
@@ -246,67 +170,6 @@ final class PgConnection implements Runnable {
     out.begin('K').int32(key).int32(secret).end();
     cancels.register(key, secret, session);
     ready();
-    return true;
-  }
-
-  /** SCRAM-SHA-256; false (the client told why) when the user or the password is wrong. */
-  private boolean authenticate(DataInputStream in, Credentials credentials) throws IOException {
-    String user = startup.getOrDefault("user", "");
-    // An unknown user goes through the same exchange with a secret nobody knows, and fails the
-    // same way as a wrong password: the answer does not tell which users exist.
-    Scram scram = new Scram(credentials.secretOf(user).orElseGet(() -> credentials.decoy(user)));
-    out.begin('R').int32(10).string(Scram.MECHANISM).int8(0).end();
-    out.flush();
-    PgMessages.Message first = PgMessages.read(in, PgMessages.MAX_BEFORE_LOGIN);
-    if (first == null || first.type() != 'p') {
-      return false;
-    }
-    PgMessages.Reader initial = new PgMessages.Reader(first.body());
-    // A client answering with a cleartext or MD5 password sends no mechanism name; the length of
-    // SCRAM's data is checked against the message before anything is allocated.
-    String mechanism = "";
-    byte[] clientFirst = null;
-    try {
-      mechanism = initial.string();
-      if (Scram.MECHANISM.equals(mechanism)) {
-        clientFirst = initial.bytes(initial.int32());
-      }
-    } catch (PgMessages.ProtocolException e) {
-      // answered below
-    }
-    if (!Scram.MECHANISM.equals(mechanism) || clientFirst == null) {
-      fatal(
-          "28000",
-          "Only SCRAM-SHA-256 authentication is supported (the client sent "
-              + (Scram.MECHANISM.equals(mechanism) ? "no SCRAM data" : "another method")
-              + "): use a client that supports it (libpq 10+, pgjdbc 42.2+, psycopg2 2.8+)");
-      return false;
-    }
-    String serverFirst;
-    try {
-      serverFirst = scram.serverFirst(new String(clientFirst, StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
-      fatal("28000", e.getMessage());
-      return false;
-    }
-    out.begin('R').int32(11).bytes(serverFirst.getBytes(StandardCharsets.UTF_8)).end();
-    out.flush();
-    PgMessages.Message last = PgMessages.read(in, PgMessages.MAX_BEFORE_LOGIN);
-    if (last == null || last.type() != 'p') {
-      return false;
-    }
-    String serverFinal = scram.serverFinal(new String(last.body(), StandardCharsets.UTF_8));
-    if (serverFinal.isEmpty()) {
-      fatal("28P01", "Password authentication failed for user \"" + user + "\"");
-      return false;
-    }
-    out.begin('R').int32(12).bytes(serverFinal.getBytes(StandardCharsets.UTF_8)).end();
-    return true;
-  }
-
-  private void fatal(String state, String message) throws IOException {
-    errorResponse("FATAL", state, message, null);
-    out.flush();
   }
 
   private void parameter(String name, String value) {
@@ -485,24 +348,7 @@ final class PgConnection implements Runnable {
     // Where the lake lives on the server's disk is the operator's business, not the client's: a
     // table the client named that does not exist is reported "in the lake".
     String text = message == null ? "" : message.replace(lake.description(), "the lake");
-    errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
-  }
-
-  /** An ErrorResponse: severity, SQLSTATE, message and, when given, the detail. */
-  private void errorResponse(String severity, String state, String message, String detail) {
-    out.begin('E')
-        .int8('S')
-        .string(severity)
-        .int8('V')
-        .string(severity)
-        .int8('C')
-        .string(state)
-        .int8('M')
-        .string(message);
-    if (detail != null) {
-      out.int8('D').string(detail);
-    }
-    out.int8(0).end();
+    out.errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
   }
 
   /** ReadyForQuery, with the session's transaction status (idle, in a transaction, failed). */

@@ -148,6 +148,23 @@ final class PgMessages {
       this.out = out;
     }
 
+    /** An ErrorResponse: severity, SQLSTATE, message and, when given, the detail. */
+    void errorResponse(String severity, String state, String message, String detail) {
+      begin('E')
+          .int8('S')
+          .string(severity)
+          .int8('V')
+          .string(severity)
+          .int8('C')
+          .string(state)
+          .int8('M')
+          .string(message);
+      if (detail != null) {
+        int8('D').string(detail);
+      }
+      int8(0).end();
+    }
+
     Writer begin(char type) {
       message.reset();
       buffer.write(type);
