@@ -8,14 +8,14 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
+import net.sf.jsqlparser.util.deparser.SelectDeParser;
 
 /**
  * The part of a WHERE clause that may run before copies are removed: the conjuncts that read only
@@ -28,8 +28,8 @@ final class KeyFilter {
   private KeyFilter() {}
 
   /**
-   * The pushable conjuncts of {@code where}, as one new expression with unqualified column names;
-   * empty when none is.
+   * The pushable conjuncts of {@code where}, as one expression (printed by {@link #text}); empty
+   * when none is.
    *
    * @param keyColumns lower-case key column names an unqualified reference means
    * @param qualifiers lower-case names (table or alias) a qualified reference to the table uses
@@ -47,10 +47,10 @@ final class KeyFilter {
     if (pushable.isEmpty()) {
       return Optional.empty();
     }
+    // The statement's own nodes, not copies: they are only read and printed (see text).
     Expression combined = null;
     for (Expression conjunct : pushable) {
-      Expression copy = unqualifiedCopy(conjunct);
-      combined = combined == null ? copy : new AndExpression(combined, copy);
+      combined = combined == null ? conjunct : new AndExpression(combined, conjunct);
     }
     return Optional.of(combined);
   }
@@ -126,23 +126,26 @@ final class KeyFilter {
     return found.get();
   }
 
-  /** A copy of {@code expression} (printed and parsed again) whose columns name no table. */
-  private static Expression unqualifiedCopy(Expression expression) {
-    Expression copy;
-    try {
-      copy = CCJSqlParserUtil.parseCondExpression(expression.toString());
-    } catch (JSQLParserException e) {
-      throw new IllegalStateException("A printed condition did not parse: " + expression, e);
-    }
-    copy.accept(
-        new ExpressionVisitorAdapter<Void>() {
+  /**
+   * {@code filter} as SQL whose columns name no table, as it runs inside the relation that reads a
+   * table's files; printed from the tree, never parsed again. Columns inside a subquery keep their
+   * qualifiers: they name the subquery's own tables.
+   */
+  static String text(Expression filter) {
+    StringBuilder buffer = new StringBuilder();
+    ExpressionDeParser inner = new ExpressionDeParser();
+    SelectDeParser selects = new SelectDeParser(inner, buffer);
+    inner.setSelectVisitor(selects);
+    inner.setBuilder(buffer);
+    ExpressionDeParser outer =
+        new ExpressionDeParser(selects, buffer) {
           @Override
-          public <S> Void visit(Column column, S context) {
-            column.setTable(null);
-            return null;
+          public <S> StringBuilder visit(Column column, S context) {
+            getBuilder().append(column.getColumnName());
+            return getBuilder();
           }
-        },
-        null);
-    return copy;
+        };
+    filter.accept(outer, null);
+    return buffer.toString();
   }
 }

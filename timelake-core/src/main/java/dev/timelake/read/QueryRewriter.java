@@ -178,8 +178,7 @@ public final class QueryRewriter {
       strategy = DedupStrategy.RANK;
     }
     String relation =
-        ScanSql.relation(
-            plan, strategy, keyFilter.map(Expression::toString), table.table().files());
+        ScanSql.relation(plan, strategy, keyFilter.map(KeyFilter::text), table.table().files());
     catalog.heat().record(table.name(), plan.partitions());
     reads.add(read(table, plan, strategy, filter, keyFilter));
     if (node.getAlias() == null) {
@@ -212,7 +211,7 @@ public final class QueryRewriter {
         filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE
             ? Optional.empty()
             : Optional.of(filter.toString()),
-        keyFilter.map(Expression::toString));
+        keyFilter.map(KeyFilter::text));
   }
 
   /**

@@ -16,7 +16,7 @@ class KeyFilterTest {
   private static Optional<String> pushed(String where) throws Exception {
     Expression expression = CCJSqlParserUtil.parseCondExpression(where);
     return KeyFilter.of(expression, Set.of("tag", "time"), Set.of("r", "readings"))
-        .map(Object::toString);
+        .map(KeyFilter::text);
   }
 
   @Test
@@ -27,6 +27,23 @@ class KeyFilterTest {
         .contains("tag IN ('a', 'b') AND time >= TIMESTAMPTZ '2026-01-01 00:00:00+00'");
     assertThat(pushed("(tag = 'a' OR time < TIMESTAMPTZ '2026-01-02')"))
         .contains("(tag = 'a' OR time < TIMESTAMPTZ '2026-01-02')");
+  }
+
+  @Test
+  void printsWithoutQualifiersOutsideSubqueriesAndLeavesTheStatementAsItWas() throws Exception {
+    Expression where =
+        CCJSqlParserUtil.parseCondExpression(
+            "r.tag IN (SELECT t.tag FROM tags t WHERE t.line = 'L1') AND r.time >= TIMESTAMPTZ"
+                + " '2026-01-01 00:00:00+00'");
+    assertThat(KeyFilter.text(where))
+        .isEqualTo(
+            "tag IN (SELECT t.tag FROM tags t WHERE t.line = 'L1') AND time >= TIMESTAMPTZ"
+                + " '2026-01-01 00:00:00+00'");
+    // Printing strips nothing from the tree the statement still prints from.
+    assertThat(where.toString()).startsWith("r.tag IN (SELECT t.tag").contains("r.time >=");
+    assertThat(
+            KeyFilter.text(CCJSqlParserUtil.parseCondExpression("(r.tag, r.time) IN (('a', 1))")))
+        .isEqualTo("(tag, time) IN (('a', 1))");
   }
 
   @Test

@@ -112,9 +112,11 @@ class RollupRoutingDifferentialTest {
         }
       }
     }
+    // That routing happens at all (its answers are checked above): about 12-20 % of the random
+    // queries are routed; with 300 queries, 1/8 failed for some seeds (35 of 300), so 1/12.
     assertThat(routed)
         .as("queries answered from rollups (%s)", random)
-        .isGreaterThan(tables * queries / 8);
+        .isGreaterThan(tables * queries / 12);
   }
 
   /** Appends, rollups created and refreshed at random points, maybe a rollback; the rollups. */
