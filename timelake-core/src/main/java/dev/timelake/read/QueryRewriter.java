@@ -177,10 +177,11 @@ public final class QueryRewriter {
       // Narrowed to some series: rank their rows in one read rather than read each group again.
       strategy = DedupStrategy.RANK;
     }
-    String relation =
-        ScanSql.relation(plan, strategy, keyFilter.map(KeyFilter::text), table.table().files());
-    catalog.heat().record(table.name(), plan.partitions());
-    reads.add(read(table, plan, strategy, filter, keyFilter));
+    Optional<String> keyFilterText = keyFilter.map(KeyFilter::text);
+    Set<Integer> partitions = plan.partitions();
+    String relation = ScanSql.relation(plan, strategy, keyFilterText, table.table().files());
+    catalog.heat().record(table.name(), partitions);
+    reads.add(read(table, plan, partitions.size(), strategy, filter, keyFilterText));
     if (node.getAlias() == null) {
       node.setAlias(new Alias(SyntaxNames.unquote(node.getName()), false));
     }
@@ -194,15 +195,16 @@ public final class QueryRewriter {
   private static dev.timelake.QueryPlan.TableRead read(
       PinnedTable table,
       ScanPlan plan,
+      int partitions,
       DedupStrategy strategy,
       org.apache.iceberg.expressions.Expression filter,
-      Optional<Expression> keyFilter) {
+      Optional<String> keyFilter) {
     return new dev.timelake.QueryPlan.TableRead(
         table.name(),
         plan.snapshotId(),
         plan.fileCount(),
         plan.filesBeforePruning(),
-        plan.partitions().size(),
+        partitions,
         plan.overlapping().size(),
         plan.overlapping().stream().mapToInt(List::size).sum(),
         plan.deduplicated()
@@ -211,7 +213,7 @@ public final class QueryRewriter {
         filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE
             ? Optional.empty()
             : Optional.of(filter.toString()),
-        keyFilter.map(KeyFilter::text));
+        keyFilter);
   }
 
   /**
