@@ -89,7 +89,12 @@ public record RollupStatement(
           new RollupStatement(
               Kind.DROP, TableName.parse(drop.group(2)), drop.group(1) != null, "", ""));
     }
-    throw TimelakeException.validation(
+    throw unreadable(sql);
+  }
+
+  /** The error for a statement about a rollup that is none of the three forms. */
+  public static TimelakeException unreadable(String sql) {
+    return TimelakeException.validation(
         "Cannot read rollup statement '%s' (expected CREATE MATERIALIZED ROLLUP [IF NOT EXISTS]"
             + " ns.name AS SELECT … [WITH (…)], REFRESH MATERIALIZED ROLLUP ns.name or DROP"
             + " MATERIALIZED ROLLUP [IF EXISTS] ns.name)",

@@ -1,7 +1,6 @@
 package dev.timelake.sql;
 
 import dev.timelake.TableName;
-import dev.timelake.engine.SqlLexer;
 import dev.timelake.engine.SqlLexer.Token;
 import java.util.List;
 import java.util.Optional;
@@ -13,9 +12,8 @@ import java.util.Optional;
  */
 record CreateTableAs(TableName name, boolean ifNotExists, String options, String query) {
 
-  /** The statement, if {@code sql} is a CREATE TABLE … AS of a lake table; empty otherwise. */
-  static Optional<CreateTableAs> parse(String sql) {
-    List<Token> tokens = SqlLexer.tokens(sql).tokens();
+  /** The statement, if {@code sql} (lexed as {@code tokens}) is a CREATE TABLE … AS; else empty. */
+  static Optional<CreateTableAs> parse(String sql, List<Token> tokens) {
     if (tokens.size() < 5 || !tokens.get(0).is("CREATE") || !tokens.get(1).is("TABLE")) {
       return Optional.empty();
     }

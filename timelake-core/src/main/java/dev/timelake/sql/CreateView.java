@@ -1,7 +1,6 @@
 package dev.timelake.sql;
 
 import dev.timelake.TableName;
-import dev.timelake.engine.SqlLexer;
 import dev.timelake.engine.SqlLexer.Token;
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +18,8 @@ record CreateView(
     boolean ifNotExists,
     String query) {
 
-  /** The statement, if {@code sql} is a CREATE VIEW; empty otherwise. */
-  static Optional<CreateView> parse(String sql) {
-    List<Token> tokens = SqlLexer.tokens(sql).tokens();
+  /** The statement, if {@code sql} (lexed as {@code tokens}) is a CREATE VIEW; else empty. */
+  static Optional<CreateView> parse(String sql, List<Token> tokens) {
     int at = 0;
     if (tokens.size() < 5 || !tokens.get(at++).is("CREATE")) {
       return Optional.empty();

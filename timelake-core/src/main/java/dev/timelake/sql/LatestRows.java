@@ -2,6 +2,8 @@ package dev.timelake.sql;
 
 import dev.timelake.TableName;
 import dev.timelake.catalog.LoadedTable;
+import dev.timelake.engine.SqlLexer;
+import dev.timelake.engine.SqlLexer.Token;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.table.SessionSettings;
@@ -14,8 +16,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
@@ -47,13 +47,6 @@ import net.sf.jsqlparser.statement.select.TableFunction;
  * normal plan.
  */
 final class LatestRows {
-  /** QuestDB's {@code LATEST ON ts PARTITION BY a, b}, before ORDER BY or LIMIT or the end. */
-  private static final Pattern LATEST_ON =
-      Pattern.compile(
-          "(?is)\\bLATEST\\s+ON\\s+([A-Za-z_]\\w*|\"[^\"]+\")\\s+PARTITION\\s+BY\\s+"
-              + "((?:[A-Za-z_]\\w*|\"[^\"]+\")(?:\\s*,\\s*(?:[A-Za-z_]\\w*|\"[^\"]+\"))*)"
-              + "(?=\\s*(?:ORDER\\s+BY|LIMIT|$))");
-
   private final TableName table;
   private final Table from;
   private PlainSelect target;
@@ -69,19 +62,47 @@ final class LatestRows {
    * standard DuckDB SQL; other text unchanged.
    */
   static String latestOn(String sql) {
-    Matcher latest = LATEST_ON.matcher(sql);
-    if (!latest.find()
-        || sql.substring(0, latest.start()).chars().filter(c -> c == '\'').count() % 2 != 0) {
-      // Not there, or inside a string literal.
-      return sql;
+    return latestOn(sql, SqlLexer.tokens(sql).tokens()).orElse(sql);
+  }
+
+  /**
+   * QuestDB's {@code LATEST ON ts PARTITION BY a, b} (before ORDER BY, LIMIT or the end) in {@code
+   * sql}, lexed as {@code tokens}, spelled as the QUALIFY it means; empty when there is none.
+   */
+  static Optional<String> latestOn(String sql, List<Token> tokens) {
+    for (int i = 0; i + 5 < tokens.size(); i++) {
+      if (!tokens.get(i).is("LATEST")
+          || !tokens.get(i + 1).is("ON")
+          || !TokenNames.isIdentifier(tokens.get(i + 2))
+          || !tokens.get(i + 3).is("PARTITION")
+          || !tokens.get(i + 4).is("BY")) {
+        continue;
+      }
+      int last = i + 5;
+      while (last + 2 < tokens.size()
+          && tokens.get(last + 1).text().equals(",")
+          && TokenNames.isIdentifier(tokens.get(last + 2))) {
+        last += 2;
+      }
+      boolean ends =
+          last + 1 == tokens.size()
+              || tokens.get(last + 1).is("LIMIT")
+              || (tokens.get(last + 1).is("ORDER")
+                  && last + 2 < tokens.size()
+                  && tokens.get(last + 2).is("BY"));
+      if (!TokenNames.isIdentifier(tokens.get(i + 5)) || !ends) {
+        continue;
+      }
+      return Optional.of(
+          sql.substring(0, tokens.get(i).start())
+              + "QUALIFY row_number() OVER (PARTITION BY "
+              + sql.substring(tokens.get(i + 5).start(), tokens.get(last).end())
+              + " ORDER BY "
+              + tokens.get(i + 2).text()
+              + " DESC) = 1"
+              + sql.substring(tokens.get(last).end()));
     }
-    return sql.substring(0, latest.start())
-        + "QUALIFY row_number() OVER (PARTITION BY "
-        + latest.group(2)
-        + " ORDER BY "
-        + latest.group(1)
-        + " DESC) = 1"
-        + sql.substring(latest.end());
+    return Optional.empty();
   }
 
   /** The shape of {@code statement} when the last-value index answers it exactly. */

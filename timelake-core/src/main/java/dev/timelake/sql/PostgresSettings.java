@@ -2,13 +2,11 @@ package dev.timelake.sql;
 
 import dev.timelake.StatementKind;
 import dev.timelake.TimelakeException;
-import dev.timelake.engine.SqlLexer;
 import dev.timelake.engine.SqlLexer.Kind;
 import dev.timelake.engine.SqlLexer.Token;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -54,31 +52,43 @@ final class PostgresSettings {
    *
    * @throws dev.timelake.ValidationException for a timeout that is not a duration
    */
-  static Optional<StatementOutcome> apply(String sql, Consumer<Duration> statementTimeout) {
-    List<Token> tokens = SqlLexer.tokens(sql).tokens();
-    int end = tokens.size();
-    while (end > 0 && tokens.get(end - 1).kind() == Kind.SEMICOLON) {
-      end--;
+  static StatementOutcome apply(List<Token> tokens, Consumer<Duration> statementTimeout) {
+    int index = nameIndex(tokens);
+    if (index < 0) {
+      throw new IllegalArgumentException("not a PostgreSQL client setting: " + tokens);
     }
-    tokens = tokens.subList(0, end);
-    if (tokens.size() < 2 || !(tokens.get(0).is("SET") || tokens.get(0).is("RESET"))) {
-      return Optional.empty();
-    }
-    int index = tokens.get(1).is("SESSION") ? 2 : 1;
-    if (index >= tokens.size() || tokens.get(index).kind() != Kind.WORD) {
-      return Optional.empty();
-    }
-    String name = tokens.get(index).text().toLowerCase(Locale.ROOT);
-    if (!name.equals("statement_timeout") && !IGNORED.contains(name)) {
-      return Optional.empty();
-    }
-    if (name.equals("statement_timeout")) {
+    if (settingName(tokens, index).equals("statement_timeout")) {
       statementTimeout.accept(
           tokens.get(0).is("RESET")
               ? Duration.ZERO
               : timeout(tokens.subList(index + 1, tokens.size())));
     }
-    return Optional.of(StatementOutcome.message(StatementKind.SET, "SET"));
+    return StatementOutcome.message(StatementKind.SET, "SET");
+  }
+
+  /**
+   * True for {@code SET [SESSION] name = value}, {@code SET name TO value} or {@code RESET name}
+   * (tokens without final semicolons) when {@code name} is one of these settings.
+   */
+  static boolean isOne(List<Token> tokens) {
+    return nameIndex(tokens) >= 0;
+  }
+
+  /** Where the setting's name is, or -1 when the tokens set none of these settings. */
+  private static int nameIndex(List<Token> tokens) {
+    if (tokens.size() < 2 || !(tokens.get(0).is("SET") || tokens.get(0).is("RESET"))) {
+      return -1;
+    }
+    int index = tokens.get(1).is("SESSION") ? 2 : 1;
+    if (index >= tokens.size() || tokens.get(index).kind() != Kind.WORD) {
+      return -1;
+    }
+    String name = settingName(tokens, index);
+    return name.equals("statement_timeout") || IGNORED.contains(name) ? index : -1;
+  }
+
+  private static String settingName(List<Token> tokens, int index) {
+    return tokens.get(index).text().toLowerCase(Locale.ROOT);
   }
 
   /** The value after {@code =} or {@code TO}: milliseconds, or a number with a unit. */

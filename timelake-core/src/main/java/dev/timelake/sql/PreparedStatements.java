@@ -33,10 +33,8 @@ final class PreparedStatements {
 
   record Deallocate(Optional<String> name) implements Command {}
 
-  /** The command {@code sql} is, if it is one of the three. */
-  static Optional<Command> parse(String sql) {
-    List<Token> tokens =
-        SqlLexer.tokens(sql).tokens().stream().filter(t -> t.kind() != Kind.SEMICOLON).toList();
+  /** The command {@code sql} (lexed as {@code tokens}) is, if it is one of the three. */
+  static Optional<Command> parse(String sql, List<Token> tokens) {
     if (tokens.size() < 2 || !TokenNames.isIdentifier(tokens.get(1))) {
       return Optional.empty();
     }

@@ -2,7 +2,6 @@ package dev.timelake.sql;
 
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
-import dev.timelake.engine.SqlLexer;
 import dev.timelake.engine.SqlLexer.Kind;
 import dev.timelake.engine.SqlLexer.Token;
 import java.util.List;
@@ -16,10 +15,8 @@ import java.util.OptionalLong;
  */
 record RollbackCall(TableName table, OptionalLong snapshot, Optional<String> before) {
 
-  /** The call, if {@code sql} is one; empty for any other statement. */
-  static Optional<RollbackCall> parse(String sql) {
-    List<Token> tokens =
-        SqlLexer.tokens(sql).tokens().stream().filter(t -> t.kind() != Kind.SEMICOLON).toList();
+  /** The call, if the tokens are one; empty for any other statement. */
+  static Optional<RollbackCall> parse(List<Token> tokens) {
     if (tokens.size() < 4
         || !tokens.get(0).is("CALL")
         || !tokens.get(1).is("timelake")

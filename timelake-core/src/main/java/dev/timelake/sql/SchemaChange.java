@@ -1,8 +1,6 @@
 package dev.timelake.sql;
 
 import dev.timelake.TableName;
-import dev.timelake.engine.SqlLexer;
-import dev.timelake.engine.SqlLexer.Kind;
 import dev.timelake.engine.SqlLexer.Token;
 import java.util.List;
 import java.util.Optional;
@@ -19,10 +17,8 @@ record SchemaChange(Operation operation, TableName table, String name, String ne
     RENAME_TABLE
   }
 
-  /** The change {@code sql} asks for, if it is one of the three forms; empty otherwise. */
-  static Optional<SchemaChange> parse(String sql) {
-    List<Token> tokens =
-        SqlLexer.tokens(sql).tokens().stream().filter(t -> t.kind() != Kind.SEMICOLON).toList();
+  /** The change the tokens ask for, if it is one of the three forms; empty otherwise. */
+  static Optional<SchemaChange> parse(List<Token> tokens) {
     if (tokens.size() < 5 || !tokens.get(0).is("ALTER") || !tokens.get(1).is("TABLE")) {
       return Optional.empty();
     }

@@ -134,12 +134,12 @@ public final class SqlSession implements AutoCloseable {
    * run); EXPLAIN's two columns; empty for anything else or what cannot be planned.
    */
   public Optional<List<dev.timelake.ResultColumn>> describe(String sql) {
-    String text = statementText(sql);
     Statement statement;
     try {
-      statement =
-          StatementParser.parse(
-              hasIntegerDivision(text) ? StatementParser.withDivKeyword(text) : text);
+      if (!(ClassifiedStatement.of(sql) instanceof ClassifiedStatement.Sql classified)) {
+        return Optional.empty();
+      }
+      statement = parsed(classified);
     } catch (JSQLParserException | RuntimeException e) {
       return Optional.empty();
     }
@@ -197,17 +197,19 @@ public final class SqlSession implements AutoCloseable {
     if (access.isPresent()) {
       ClientStatementPolicy.requireOneStatement(sql);
     }
-    Optional<TransactionControl> control = TransactionControl.of(sql);
-    if (control.isPresent()) {
-      return transactionControl(control.get());
+    ClassifiedStatement statement;
+    try {
+      statement = ClassifiedStatement.of(sql);
+    } catch (RuntimeException e) {
+      transaction.fail();
+      throw e;
+    }
+    if (statement instanceof ClassifiedStatement.Transaction control) {
+      return transactionControl(control.control());
     }
     transaction.requireNotFailed();
-    Optional<StatementOutcome> setting = PostgresSettings.apply(sql, this::statementTimeout);
-    if (setting.isPresent()) {
-      return setting.get();
-    }
     try {
-      return statementTimeout.isZero() ? run(sql) : runWithTimeout(sql);
+      return statementTimeout.isZero() ? run(statement) : runWithTimeout(statement);
     } catch (RuntimeException e) {
       transaction.fail();
       throw e;
@@ -219,7 +221,7 @@ public final class SqlSession implements AutoCloseable {
   }
 
   /** Runs {@code sql}, cancelled (and failed, committing nothing) past the statement timeout. */
-  private StatementOutcome runWithTimeout(String sql) {
+  private StatementOutcome runWithTimeout(ClassifiedStatement statement) {
     java.util.concurrent.atomic.AtomicBoolean expired =
         new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.ScheduledFuture<?> alarm =
@@ -231,7 +233,7 @@ public final class SqlSession implements AutoCloseable {
             statementTimeout.toMillis(),
             java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
-      return run(sql);
+      return run(statement);
     } catch (TimelakeException e) {
       if (expired.get()) {
         throw new dev.timelake.QueryFailedException(
@@ -445,73 +447,45 @@ public final class SqlSession implements AutoCloseable {
   }
 
   /**
-   * A statement's text as every path reads it (execution and {@link #describe} alike): without a
-   * trailing semicolon, QuestDB's LATEST ON spelled as the QUALIFY it means.
+   * Runs a statement by its kind, as the front door ({@link ClassifiedStatement}) sorted it: one
+   * handler per kind, and JSqlParser's tree for the rest.
    */
-  private static String statementText(String sql) {
-    return LatestRows.latestOn(stripTrailingSemicolon(sql));
-  }
-
-  private StatementOutcome run(String sql) {
-    String text = statementText(sql);
+  private StatementOutcome run(ClassifiedStatement classified) {
+    String text = classified.text();
     PostgresCatalog.refuseInternalNames(text);
-    Optional<PreparedStatements.Command> preparedCommand = PreparedStatements.parse(text);
-    if (preparedCommand.isPresent()) {
-      Optional<String> bound = prepared.apply(preparedCommand.get());
-      if (bound.isPresent()) {
-        return run(bound.get());
-      }
-      return StatementOutcome.message(
-          StatementKind.OTHER,
-          preparedCommand.get() instanceof PreparedStatements.Prepare ? "PREPARE" : "DEALLOCATE");
-    }
-    Optional<RollupStatement> rollupStatement = RollupStatement.parse(text);
-    if (rollupStatement.isPresent()) {
-      require(
-          Role.ADMIN,
-          rollupStatement.get().name(),
-          rollupStatement.get().kind() + " MATERIALIZED ROLLUP " + rollupStatement.get().name());
-      transaction.refuseInside(
-          rollupStatement.get().kind() + " MATERIALIZED ROLLUP " + rollupStatement.get().name());
-      return rollups.run(rollupStatement.get(), clock.instant());
-    }
-    Optional<RollupStatement> explainedRefresh = RollupStatement.parseExplained(text);
-    if (explainedRefresh.isPresent()) {
-      return rollups.explain(explainedRefresh.get());
-    }
-    text = withTimelakeSettingsAnswered(text);
-    if (PostgresCatalog.mentions(text)) {
+    if (classified instanceof ClassifiedStatement.Transaction control) {
+      // A prepared BEGIN or COMMIT, run by EXECUTE: the session's, never DuckDB's.
+      return transactionControl(control.control());
+    } else if (classified instanceof ClassifiedStatement.PostgresSetting setting) {
+      return PostgresSettings.apply(setting.tokens(), this::statementTimeout);
+    } else if (classified instanceof ClassifiedStatement.Prepared command) {
+      return prepared(command.command());
+    } else if (classified instanceof ClassifiedStatement.Rollup rollup) {
+      return rollup(rollup.statement());
+    } else if (classified instanceof ClassifiedStatement.ExplainRefresh refresh) {
+      return rollups.explain(refresh.statement());
+    } else if (classified instanceof ClassifiedStatement.CatalogQuery) {
       // psql's, pgjdbc's and Grafana's catalog queries: about the tables, never through them.
       return runWithFallbackViews(PostgresCatalog.rewrite(text));
-    }
-    Optional<StatementOutcome> shown = showSetting(text);
-    if (shown.isPresent()) {
-      return shown.get();
-    }
-    java.util.regex.Matcher optimize = OPTIMIZE.matcher(text);
-    if (optimize.matches()) {
-      TableName name = TableName.parse(optimize.group(1));
-      require(Role.ADMIN, name, "OPTIMIZE " + name);
-      transaction.refuseInside("OPTIMIZE " + name);
-      return optimize(name);
-    }
-    Optional<CreateView> createView = CreateView.parse(text);
-    if (createView.isPresent() && isLakeView(createView.get())) {
-      return createView(createView.get());
-    }
-    Optional<CreateTableAs> createAs = CreateTableAs.parse(text);
-    if (createAs.isPresent()) {
-      return createTableAs(createAs.get());
-    }
-    Optional<RollbackCall> rollback = RollbackCall.parse(text);
-    if (rollback.isPresent()) {
-      return rollback(rollback.get());
-    }
-    Optional<SchemaChange> schemaChange = SchemaChange.parse(text);
-    if (schemaChange.isPresent() && catalog.exists(schemaChange.get().table())) {
-      return alter(schemaChange.get());
-    }
-    if (hasIntegerDivision(text)) {
+    } else if (classified instanceof ClassifiedStatement.TimelakeSetting setting) {
+      return timelakeSetting(setting);
+    } else if (classified instanceof ClassifiedStatement.Optimize optimize) {
+      require(Role.ADMIN, optimize.table(), "OPTIMIZE " + optimize.table());
+      transaction.refuseInside("OPTIMIZE " + optimize.table());
+      return optimize(optimize.table());
+    } else if (classified instanceof ClassifiedStatement.ViewCreation view
+        && isLakeView(view.view())) {
+      return createView(view.view());
+    } else if (classified instanceof ClassifiedStatement.TableCreationAs creation) {
+      return createTableAs(creation.creation());
+    } else if (classified instanceof ClassifiedStatement.Rollback rollback) {
+      return rollback(rollback.call());
+    } else if (classified instanceof ClassifiedStatement.SchemaAlteration alteration
+        && catalog.exists(alteration.change().table())) {
+      return alter(alteration.change());
+    } else if (classified instanceof ClassifiedStatement.Sql sql && sql.asksTimelakeSetting()) {
+      return run(ClassifiedStatement.of(withTimelakeSettingsAnswered(sql)));
+    } else if (classified instanceof ClassifiedStatement.Sql sql && sql.integerDivision()) {
       // JSqlParser reads DuckDB's // (integer division) as the start of a line comment. An INSERT
       // is parsed with it spelled DIV (its rows are planned and printed with // again); anything
       // else runs as written against the per-table views.
@@ -525,6 +499,29 @@ public final class SqlSession implements AutoCloseable {
       refuseUnreadableCreateTable(text, e);
       return runWithFallbackViews(text);
     }
+    return run(statement, text);
+  }
+
+  /** PREPARE and DEALLOCATE change the session's statements; EXECUTE runs one. */
+  private StatementOutcome prepared(PreparedStatements.Command command) {
+    Optional<String> bound = prepared.apply(command);
+    if (bound.isPresent()) {
+      return run(ClassifiedStatement.of(bound.get()));
+    }
+    return StatementOutcome.message(
+        StatementKind.OTHER,
+        command instanceof PreparedStatements.Prepare ? "PREPARE" : "DEALLOCATE");
+  }
+
+  private StatementOutcome rollup(RollupStatement statement) {
+    String what = statement.kind() + " MATERIALIZED ROLLUP " + statement.name();
+    require(Role.ADMIN, statement.name(), what);
+    transaction.refuseInside(what);
+    return rollups.run(statement, clock.instant());
+  }
+
+  /** The statements JSqlParser reads, by the type of their tree. */
+  private StatementOutcome run(Statement statement, String text) {
     if (statement instanceof Select) {
       return query(statement, text);
     } else if (statement instanceof Insert insert && isClientTable(insert.getTable())) {
@@ -1551,21 +1548,11 @@ public final class SqlSession implements AutoCloseable {
    * session, else the default; a table's own value applies to that table). {@code RESET
    * timelake.<setting>}: back to the default.
    */
-  private Optional<StatementOutcome> showSetting(String text) {
-    List<dev.timelake.engine.SqlLexer.Token> tokens =
-        dev.timelake.engine.SqlLexer.tokens(text).tokens();
-    if (tokens.size() != 4
-        || !(tokens.get(0).is("SHOW") || tokens.get(0).is("RESET"))
-        || !tokens.get(1).is("timelake")
-        || !tokens.get(2).text().equals(".")
-        || tokens.get(3).kind() != dev.timelake.engine.SqlLexer.Kind.WORD) {
-      return Optional.empty();
-    }
-    dev.timelake.table.Setting setting = dev.timelake.table.Settings.require(tokens.get(3).text());
-    if (tokens.get(0).is("RESET")) {
+  private StatementOutcome timelakeSetting(ClassifiedStatement.TimelakeSetting shown) {
+    dev.timelake.table.Setting setting = dev.timelake.table.Settings.require(shown.name());
+    if (shown.reset()) {
       settings.reset(setting.name());
-      return Optional.of(
-          StatementOutcome.message(StatementKind.SET, "RESET timelake." + tokens.get(3).text()));
+      return StatementOutcome.message(StatementKind.SET, "RESET timelake." + shown.name());
     }
     String value = settings.values().get(setting.name());
     List<List<String>> rows =
@@ -1574,32 +1561,22 @@ public final class SqlSession implements AutoCloseable {
                 setting.name(),
                 value != null ? value : setting.defaultValue().orElse("(none)"),
                 value != null ? "session" : "default"));
-    return Optional.of(values(StatementKind.SHOW, List.of("setting", "value", "level"), rows));
+    return values(StatementKind.SHOW, List.of("setting", "value", "level"), rows);
   }
 
-  /** {@code text} with its {@code current_setting('timelake.…')} calls answered. */
-  private String withTimelakeSettingsAnswered(String text) {
-    List<dev.timelake.engine.SqlLexer.Token> tokens =
-        dev.timelake.engine.SqlLexer.tokens(text).tokens();
-    boolean asks = false;
-    for (int i = 0; i + 2 < tokens.size() && !asks; i++) {
-      asks =
-          tokens.get(i).is("current_setting")
-              && tokens.get(i + 1).text().equals("(")
-              && tokens.get(i + 2).kind() == dev.timelake.engine.SqlLexer.Kind.STRING
-              && tokens.get(i + 2).text().toLowerCase(Locale.ROOT).startsWith("'timelake.");
-    }
-    if (!asks) {
-      return text;
-    }
+  /** The statement's text with its {@code current_setting('timelake.…')} calls answered. */
+  private String withTimelakeSettingsAnswered(ClassifiedStatement.Sql sql) {
     try {
-      Statement statement =
-          StatementParser.parse(
-              hasIntegerDivision(text) ? StatementParser.withDivKeyword(text) : text);
-      return dev.timelake.read.FunctionCalls.rewrite(statement, this::answerTimelakeSetting);
+      return dev.timelake.read.FunctionCalls.rewrite(parsed(sql), this::answerTimelakeSetting);
     } catch (JSQLParserException e) {
-      return text; // DuckDB says what it cannot read
+      return sql.text(); // DuckDB says what it cannot read
     }
+  }
+
+  /** JSqlParser's tree of a statement, with DuckDB's {@code //} spelled so that it reads it. */
+  private static Statement parsed(ClassifiedStatement.Sql sql) throws JSQLParserException {
+    return StatementParser.parse(
+        sql.integerDivision() ? StatementParser.withDivKeyword(sql.text()) : sql.text());
   }
 
   /**
@@ -1632,10 +1609,6 @@ public final class SqlSession implements AutoCloseable {
 
   /** A small result built from literal values, through the quoting helper. */
   /** {@code OPTIMIZE [TABLE] name}: Timelake's entity-layout optimization. */
-  private static final java.util.regex.Pattern OPTIMIZE =
-      java.util.regex.Pattern.compile(
-          "(?is)\\s*OPTIMIZE\\s+(?:TABLE\\s+)?([A-Za-z_][\\w]*(?:\\.[A-Za-z_][\\w]*)?)\\s*");
-
   private StatementOutcome optimize(TableName name) {
     dev.timelake.OptimizeReport report =
         new dev.timelake.maintain.EntityLayoutOptimizer(catalog.require(name), work(), m -> {})
@@ -1753,28 +1726,6 @@ public final class SqlSession implements AutoCloseable {
               + " supported)",
           reason);
     }
-  }
-
-  /** True when {@code sql} has {@code //} outside string literals, quoted names and comments. */
-  static boolean hasIntegerDivision(String sql) {
-    List<dev.timelake.engine.SqlLexer.Token> tokens =
-        dev.timelake.engine.SqlLexer.tokens(sql).tokens();
-    for (int i = 0; i + 1 < tokens.size(); i++) {
-      if (tokens.get(i).text().equals("/")
-          && tokens.get(i + 1).text().equals("/")
-          && tokens.get(i).end() == tokens.get(i + 1).start()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String stripTrailingSemicolon(String sql) {
-    String trimmed = sql.strip();
-    while (trimmed.endsWith(";")) {
-      trimmed = trimmed.substring(0, trimmed.length() - 1).strip();
-    }
-    return trimmed;
   }
 
   @Override

@@ -45,9 +45,12 @@ enum TransactionControl {
     while (end > 0 && tokens.get(end - 1).kind() == Kind.SEMICOLON) {
       end--;
     }
-    tokens = tokens.subList(0, end);
-    if (lexed.unterminated()
-        || tokens.isEmpty()
+    return lexed.unterminated() ? Optional.empty() : of(tokens.subList(0, end));
+  }
+
+  /** The transaction statement of {@code tokens} (without final semicolons), if any. */
+  static Optional<TransactionControl> of(List<Token> tokens) {
+    if (tokens.isEmpty()
         || tokens.get(0).kind() != Kind.WORD
         || tokens.stream().anyMatch(token -> token.kind() == Kind.SEMICOLON)) {
       return Optional.empty();

@@ -135,7 +135,9 @@ final class Views {
   static Select parse(String view, String query) {
     try {
       String text =
-          SqlSession.hasIntegerDivision(query) ? StatementParser.withDivKeyword(query) : query;
+          ClassifiedStatement.hasIntegerDivision(query)
+              ? StatementParser.withDivKeyword(query)
+              : query;
       if (StatementParser.parse(text) instanceof Select select) {
         return select;
       }
