@@ -18,6 +18,7 @@ public final class FunctionCalls {
         function -> {
           visitor.accept(function);
           return false;
-        });
+        },
+        java.util.Map.of());
   }
 }

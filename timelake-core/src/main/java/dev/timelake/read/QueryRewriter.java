@@ -91,7 +91,11 @@ public final class QueryRewriter {
     return List.copyOf(reads);
   }
 
-  /** Rewrites {@code statement} in place and prints it as DuckDB SQL. */
+  /**
+   * Prints {@code statement} as DuckDB SQL: each Timelake table reference as the relation its plan
+   * reads (the tree keeps its table nodes; a reference without an alias gets its table's name as
+   * one, so that qualified columns still find it).
+   */
   public String rewrite(Statement statement) {
     List<TableReferences.Reference> references = TableReferences.of(statement);
     Map<Table, PinnedTable> resolved = new IdentityHashMap<>();
@@ -99,15 +103,20 @@ public final class QueryRewriter {
       resolve(reference.table()).ifPresent(table -> resolved.put(reference.table(), table));
     }
     Set<String> timeColumns = new HashSet<>();
+    Map<Table, ScanRelation> relations = new IdentityHashMap<>();
     for (TableReferences.Reference reference : references) {
       PinnedTable table = resolved.get(reference.table());
       if (table != null) {
         bucketedTimeColumn(table.contract())
             .ifPresent(c -> timeColumns.add(c.toLowerCase(Locale.ROOT)));
-        replaceWithView(reference, table, resolved);
+        relations.put(reference.table(), plan(reference, table, resolved));
       }
     }
-    return new TimeBucketRewriter(constants, timeColumns, connection.isUtc()).print(statement);
+    // Rendering: the relations' SQL, over local copies of remote files (the I/O happens here).
+    Map<Table, String> rendered = new IdentityHashMap<>();
+    relations.forEach((node, relation) -> rendered.put(node, relation.sql()));
+    return new TimeBucketRewriter(constants, timeColumns, connection.isUtc())
+        .print(statement, rendered);
   }
 
   /**
@@ -153,7 +162,8 @@ public final class QueryRewriter {
         && catalog.hasNamespace(namespace);
   }
 
-  private void replaceWithView(
+  /** Plans what one table reference reads, and records the decisions for the query's plan. */
+  private ScanRelation plan(
       TableReferences.Reference reference, PinnedTable table, Map<Table, PinnedTable> resolved) {
     Table node = reference.table();
     TableContract contract = table.contract();
@@ -179,16 +189,12 @@ public final class QueryRewriter {
     }
     Optional<String> keyFilterText = keyFilter.map(KeyFilter::text);
     Set<Integer> partitions = plan.partitions();
-    String relation = ScanSql.relation(plan, strategy, keyFilterText, table.table().files());
     catalog.heat().record(table.name(), partitions);
     reads.add(read(table, plan, partitions.size(), strategy, filter, keyFilterText));
     if (node.getAlias() == null) {
       node.setAlias(new Alias(SyntaxNames.unquote(node.getName()), false));
     }
-    // The table node prints as the subquery that reads the plan's files; the relation is generated
-    // SQL (names and paths through SqlText), never user text.
-    node.setSchemaName(null);
-    node.setName("(" + relation + ")");
+    return new ScanRelation(plan, strategy, keyFilterText, table.table().files());
   }
 
   /** The decisions made for one table reference, as the plan's value. */

@@ -2,7 +2,6 @@ package dev.timelake.read;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.timelake.storage.LakeFileIO;
 import dev.timelake.table.TableContract;
 import java.util.List;
 
@@ -22,50 +21,6 @@ public record ScanPlan(
     requireNonNull(contract, "contract is null");
     independent = List.copyOf(independent);
     overlapping = overlapping.stream().map(List::copyOf).toList();
-  }
-
-  /**
-   * This plan with each file's location replaced by the local path DuckDB reads (a local copy of a
-   * remote file, downloaded now when missing).
-   */
-  ScanPlan withLocalPaths(LakeFileIO io) {
-    List<PlannedFile> all = new java.util.ArrayList<>(independent);
-    overlapping.forEach(all::addAll);
-    if (allLocal(all)) {
-      return this; // every query of a local warehouse: nothing to copy or map
-    }
-    java.util.Map<String, String> local = localPaths(all, io);
-    return new ScanPlan(
-        contract,
-        snapshotId,
-        relocated(independent, local),
-        overlapping.stream().map(group -> relocated(group, local)).toList(),
-        filesBeforePruning,
-        deduplicated);
-  }
-
-  /** The files with their locations replaced by the local paths DuckDB reads. */
-  static List<PlannedFile> withLocalPaths(List<PlannedFile> files, LakeFileIO io) {
-    return allLocal(files) ? files : relocated(files, localPaths(files, io));
-  }
-
-  private static boolean allLocal(List<PlannedFile> files) {
-    return files.stream().noneMatch(f -> LakeFileIO.isRemote(f.location()));
-  }
-
-  private static java.util.Map<String, String> localPaths(List<PlannedFile> files, LakeFileIO io) {
-    List<String> locations = files.stream().map(PlannedFile::location).toList();
-    List<String> paths = io.localPaths(locations);
-    java.util.Map<String, String> local = new java.util.HashMap<>();
-    for (int i = 0; i < locations.size(); i++) {
-      local.put(locations.get(i), paths.get(i));
-    }
-    return local;
-  }
-
-  private static List<PlannedFile> relocated(
-      List<PlannedFile> files, java.util.Map<String, String> local) {
-    return files.stream().map(f -> f.withLocation(local.get(f.location()))).toList();
   }
 
   /**

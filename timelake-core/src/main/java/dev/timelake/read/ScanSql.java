@@ -40,7 +40,7 @@ public final class ScanSql {
    */
   public static String relation(
       ScanPlan plan, DedupStrategy strategy, Optional<String> keyFilter, LakeFileIO files) {
-    return relation(plan.withLocalPaths(files), strategy, keyFilter);
+    return relation(LocalScanFiles.localized(plan, files), strategy, keyFilter);
   }
 
   private static String relation(
@@ -315,7 +315,7 @@ public final class ScanSql {
    * types, when the table's schema changed (older files then read added columns as NULL).
    */
   public static String readParquet(TableContract contract, List<PlannedFile> files, LakeFileIO io) {
-    return readParquet(contract, ScanPlan.withLocalPaths(files, io));
+    return readParquet(contract, LocalScanFiles.localized(files, io));
   }
 
   private static String readParquet(TableContract contract, List<PlannedFile> files) {

@@ -1,8 +1,10 @@
 package dev.timelake.read;
 
+import java.util.Map;
 import java.util.function.Predicate;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 import net.sf.jsqlparser.util.deparser.SelectDeParser;
@@ -16,8 +18,13 @@ import net.sf.jsqlparser.util.deparser.StatementDeParser;
 final class SyntaxPrinter {
   private SyntaxPrinter() {}
 
-  /** Prints {@code statement}, offering each function call to {@code rewrite} first. */
-  static String print(Statement statement, Predicate<Function> rewrite) {
+  /**
+   * Prints {@code statement}, offering each function call to {@code rewrite} first, and each table
+   * node that {@code relations} holds (by identity) as its relation in parentheses, with the node's
+   * alias.
+   */
+  static String print(
+      Statement statement, Predicate<Function> rewrite, Map<Table, String> relations) {
     StringBuilder buffer = new StringBuilder();
     ExpressionDeParser expressions =
         new ExpressionDeParser() {
@@ -34,7 +41,29 @@ final class SyntaxPrinter {
             return getBuilder();
           }
         };
-    SelectDeParser selects = new SelectDeParser(expressions, buffer);
+    Map<Table, String> byIdentity = new java.util.IdentityHashMap<>(relations);
+    SelectDeParser selects =
+        new SelectDeParser(expressions, buffer) {
+          @Override
+          public <S> StringBuilder visit(Table table, S context) {
+            String relation = byIdentity.get(table);
+            if (relation == null) {
+              return super.visit(table, context);
+            }
+            // Printed with everything else the node has (alias, sample) and the relation as its
+            // name for the time of printing only: the tree keeps its table names.
+            String schema = table.getSchemaName();
+            String name = table.getName();
+            table.setSchemaName(null);
+            table.setName("(" + relation + ")");
+            try {
+              return super.visit(table, context);
+            } finally {
+              table.setName(name);
+              table.setSchemaName(schema);
+            }
+          }
+        };
     expressions.setSelectVisitor(selects);
     expressions.setBuilder(buffer);
     StatementDeParser printer = new StatementDeParser(expressions, selects, buffer);

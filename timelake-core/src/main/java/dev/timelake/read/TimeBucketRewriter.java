@@ -5,12 +5,14 @@ import dev.timelake.engine.SyntaxNames;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.time.BucketGrid;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 
 /**
@@ -44,7 +46,15 @@ public final class TimeBucketRewriter {
 
   /** Prints the statement with every eligible call rewritten. */
   public String print(Statement statement) {
-    return SyntaxPrinter.print(statement, this::rewriteCall);
+    return print(statement, Map.of());
+  }
+
+  /**
+   * Prints the statement with every eligible call rewritten and each table node of {@code
+   * relations} as its relation: generated SQL (names and paths through SqlText), never user text.
+   */
+  public String print(Statement statement, Map<Table, String> relations) {
+    return SyntaxPrinter.print(statement, this::rewriteCall, relations);
   }
 
   private boolean rewriteCall(Function function) {

@@ -68,7 +68,7 @@ final class OutputLabels {
       columns.add(
           "CAST(NULL AS " + column.type().sql() + ") AS " + SqlText.identifier(column.name()));
     }
-    Table empty = new Table("(SELECT " + String.join(", ", columns) + " WHERE false)");
+    Table empty = new Table("__tl_empty");
     empty.setAlias(new Alias(SqlText.identifier(alias), true));
     PlainSelect probe = new PlainSelect();
     probe.setSelectItems(select.getSelectItems());
@@ -76,6 +76,8 @@ final class OutputLabels {
     probe.setGroupByElement(select.getGroupBy());
     return new TimeBucketRewriter(
             constants, Set.of(raw.timeColumn().orElseThrow().toLowerCase(java.util.Locale.ROOT)))
-        .print(probe);
+        .print(
+            probe,
+            java.util.Map.of(empty, "SELECT " + String.join(", ", columns) + " WHERE false"));
   }
 }
