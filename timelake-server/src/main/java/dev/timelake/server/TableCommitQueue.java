@@ -9,6 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,8 +28,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * One table's group commit of line-protocol requests: requests queue while a commit of the table
  * runs, and one committer thread commits all that are queued as one append (one Iceberg snapshot
  * for many requests), again until the queue is empty; each request's thread only waits for its own
- * commit. A request whose digest the queue committed lately is answered without a new append, so a
- * client that resends a request after a lost answer appends nothing twice.
+ * commit. A request whose digest the queue committed lately is answered without a new append, and
+ * one whose digest is queued or being committed waits for that commit instead of queuing again; so
+ * a client that resends a request (after a lost answer, or while the first is still queued) appends
+ * nothing twice.
  */
 final class TableCommitQueue {
   /** How many committed requests' digests a queue remembers, to recognise their resends. */
@@ -48,6 +51,9 @@ final class TableCommitQueue {
 
   private final ArrayDeque<Pending> queued = new ArrayDeque<>();
   private boolean committing;
+
+  /** The requests queued or being committed, by digest. */
+  private final Map<String, Pending> inFlight = new HashMap<>();
 
   /** Digests of requests committed lately, oldest first; the oldest leave past the limit. */
   private final Set<String> recent =
@@ -91,24 +97,30 @@ final class TableCommitQueue {
   /**
    * Commits {@code points}, one request's for the table, identified by {@code digest}; returns when
    * they are committed, maybe together with other requests', or at once when a request with that
-   * digest was committed lately.
+   * digest was committed lately. A request with the digest of one queued or being committed is that
+   * request sent again: it waits for that one's commit and shares its outcome.
    *
    * @throws LineProtocolWriter.Stopping when the committers no longer take work
    * @throws RuntimeException what the commit threw
    */
   void commit(List<LineProtocol.Point> points, String digest) {
-    Pending request = new Pending(points, digest);
-    boolean start;
+    Pending request;
+    boolean start = false;
     synchronized (this) {
       if (recent.contains(digest)) {
         return;
       }
-      queued.add(request);
-      start = !committing;
-      committing = true;
+      request = inFlight.get(digest);
+      if (request == null) {
+        request = new Pending(points, digest);
+        inFlight.put(digest, request);
+        queued.add(request);
+        start = !committing;
+        committing = true;
+      }
     }
     if (start) {
-      startDrain(request);
+      startDrain();
     }
     awaitCommit(request);
   }
@@ -125,16 +137,14 @@ final class TableCommitQueue {
     }
   }
 
-  private void startDrain(Pending request) {
+  private void startDrain() {
     try {
       committers.execute(this::drain);
     } catch (RejectedExecutionException e) {
-      synchronized (this) {
-        committing = false;
-        queued.remove(request);
-      }
-      throw new LineProtocolWriter.Stopping(
-          "The server is stopping; nothing was written, send it again", e);
+      // No committer will come, for this request nor for any that queued behind it meanwhile.
+      failQueued(
+          new LineProtocolWriter.Stopping(
+              "The server is stopping; nothing was written, send it again", e));
     }
   }
 
@@ -166,15 +176,20 @@ final class TableCommitQueue {
       }
     } catch (Throwable e) {
       // Whatever failed (even running out of memory), nobody waits forever.
-      group.forEach(request -> request.done.completeExceptionally(e));
-      List<Pending> left;
-      synchronized (this) {
-        left = new ArrayList<>(queued);
-        queued.clear();
-        committing = false;
-      }
-      left.forEach(request -> request.done.completeExceptionally(e));
+      group.forEach(request -> failed(request, e));
+      failQueued(e);
     }
+  }
+
+  /** Fails every queued request with {@code failure}; no committer is left to take them. */
+  private void failQueued(Throwable failure) {
+    List<Pending> left;
+    synchronized (this) {
+      left = new ArrayList<>(queued);
+      queued.clear();
+      committing = false;
+    }
+    left.forEach(request -> failed(request, failure));
   }
 
   /** One append for the group; when it fails, each request alone, so one bad request fails. */
@@ -184,7 +199,7 @@ final class TableCommitQueue {
       committed(group);
     } catch (RuntimeException e) {
       if (group.size() == 1) {
-        group.get(0).done.completeExceptionally(e);
+        failed(group.get(0), e);
         return;
       }
       for (Pending request : group) {
@@ -192,7 +207,7 @@ final class TableCommitQueue {
           append(List.of(request));
           committed(List.of(request));
         } catch (RuntimeException alone) {
-          request.done.completeExceptionally(alone);
+          failed(request, alone);
         }
       }
     }
@@ -200,9 +215,20 @@ final class TableCommitQueue {
 
   private void committed(List<Pending> group) {
     synchronized (this) {
-      group.forEach(request -> recent.add(request.digest));
+      for (Pending request : group) {
+        recent.add(request.digest);
+        inFlight.remove(request.digest, request);
+      }
     }
     group.forEach(request -> request.done.complete(null));
+  }
+
+  /** A failed request is no longer in flight: sent again, it is queued anew. */
+  private void failed(Pending request, Throwable failure) {
+    synchronized (this) {
+      inFlight.remove(request.digest, request);
+    }
+    request.done.completeExceptionally(failure);
   }
 
   private void append(List<Pending> group) {
