@@ -119,4 +119,36 @@ class AddColumnTest {
     assertThat(lake.table("s.r").columns().stream().map(Column::name))
         .containsExactly("tag", "time", "value", "_ingest_ts");
   }
+
+  @Test
+  void columnsAddedWhileOtherCommitsLandAreAllAdded() throws Exception {
+    // Iceberg commits a schema change once against the metadata it read; appends landing in
+    // between must not fail it (a line-protocol field arriving during background maintenance).
+    Table table = lake.table(TableName.parse("s.r"));
+    java.util.concurrent.ExecutorService appender =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<?> appends =
+          appender.submit(
+              () -> {
+                for (int i = 0; i < 40; i++) {
+                  lake.table(TableName.parse("s.r"))
+                      .newAppend()
+                      .row(
+                          java.util.Map.of("tag", "c", "time", T0.plusSeconds(i), "value", 1.0 * i))
+                      .withoutMaintenance()
+                      .commit();
+                }
+              });
+      for (int i = 0; i < 12; i++) {
+        table = table.addColumn("extra" + i, ColumnType.DOUBLE);
+      }
+      appends.get();
+    } finally {
+      appender.shutdownNow();
+    }
+    assertThat(lake.table(TableName.parse("s.r")).columns().stream().map(Column::name))
+        .contains("extra0", "extra11");
+    assertThat(sql("SELECT count(*) FROM s.r WHERE tag = 'c'")).containsExactly(List.of(40L));
+  }
 }

@@ -365,6 +365,24 @@ public final class LakeCatalog implements AutoCloseable {
    *     already, is NOT NULL, or its type is not supported; nothing is changed then
    */
   public LoadedTable addColumns(TableName name, List<dev.timelake.Column> columns) {
+    // Iceberg commits a schema change once, against the metadata it read: a concurrent commit of
+    // the table (an append, a maintenance run after one) fails it. The change is made again on
+    // the new metadata, as Iceberg retries an append.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return addColumnsOnce(name, columns);
+      } catch (dev.timelake.ConflictException e) {
+        if (attempt == SCHEMA_CHANGE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** How often a schema change is tried against a table other commits keep changing. */
+  private static final int SCHEMA_CHANGE_ATTEMPTS = 5;
+
+  private LoadedTable addColumnsOnce(TableName name, List<dev.timelake.Column> columns) {
     LoadedTable loaded = require(name);
     java.util.Set<String> names = new java.util.HashSet<>();
     loaded

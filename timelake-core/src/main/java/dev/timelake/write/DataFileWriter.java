@@ -110,7 +110,21 @@ public final class DataFileWriter {
 
   private String parquetOptions() {
     List<String> fieldIds = new ArrayList<>();
-    for (Types.NestedField field : table.schema().columns()) {
+    // The rows have the contract's columns; the table handle is shared and refreshed, so its
+    // schema may be newer (a column added meanwhile, which these rows lack and readers fill with
+    // NULL). Ids are matched by name; a column of the rows the table no longer has is a conflict.
+    org.apache.iceberg.Schema schema = table.schema();
+    for (dev.timelake.Column column : contract.columns()) {
+      Types.NestedField field = schema.asStruct().field(column.name());
+      if (field == null) {
+        throw new dev.timelake.ConflictException(
+            "Cannot write to "
+                + contract.name()
+                + ": its column '"
+                + column.name()
+                + "' was renamed or dropped while the rows were written; nothing was committed,"
+                + " retry the write");
+      }
       fieldIds.add(
           SqlText.identifier(field.name()) + ": " + fieldId(field.fieldId(), field.type()));
     }
