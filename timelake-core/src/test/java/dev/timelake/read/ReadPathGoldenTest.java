@@ -2,18 +2,22 @@ package dev.timelake.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.timelake.ExternalIcebergAppend;
 import dev.timelake.Lake;
 import dev.timelake.QueryPlan;
 import dev.timelake.QueryResult;
 import dev.timelake.RollupRoute;
 import dev.timelake.Session;
+import dev.timelake.TransactionState;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -29,10 +33,18 @@ import org.junit.jupiter.api.io.TempDir;
  * statement, {@code ----}, the plan (one line per table reference — files read of those before
  * pruning, partitions, overlap groups, dedup strategy, pruning filter, key filter — then the
  * last-value index, the newest-first bound and the routes), {@code rows} and the rows, up to a
- * blank line. The lake is built here, the same every run: three days of readings of three tags in
- * daily partitions, late copies of the first day's first hour, and an hourly rollup. Run with
- * {@code -Dtimelake.golden.update=true} to write the actual plans and rows into the files (then
- * review the diff).
+ * blank line. A case may start with {@code setup} and statements, one a line, run in the session
+ * before its query (their results unchecked); a transaction a case leaves open ({@code BEGIN} in
+ * its setup) is rolled back after it, so its held rows are seen by that case alone, while anything
+ * else a setup changes stays for the cases after it. The lake is built here, the same every run:
+ * three days of readings of three tags in daily partitions, late copies of the first day's first
+ * hour, and an hourly rollup ({@code reads.test}); then, in namespaces of their own so that the
+ * plans and routes of reads.test stay as they are, tables with an ordered index ({@code
+ * index.test}), a table another engine appended to ({@code external.test}), a table for rows held
+ * in a transaction ({@code transaction.test}), a table with an hourly rollup and a daily rollup of
+ * that rollup ({@code rollups.test}) and tables with deleted rows and rollups ({@code
+ * deletes.test}). Run with {@code -Dtimelake.golden.update=true} to write the actual plans and rows
+ * into the files (then review the diff).
  */
 class ReadPathGoldenTest {
   @TempDir static Path directory;
@@ -60,6 +72,118 @@ class ReadPathGoldenTest {
     run(
         "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT tag, time_bucket(INTERVAL '1 hour', time)"
             + " AS bucket, max(value) AS max_value, count(*) AS n FROM iot.r GROUP BY tag, bucket");
+    buildTheOtherTables();
+  }
+
+  /** The tables of the files other than reads.test, none of them a rollup of iot.r. */
+  private static void buildTheOtherTables() {
+    // index.test: one-minute bars of two symbols, 90 minutes from 14:30 on two days (closes m and
+    // 500 + m on the 2nd, 1000 + m and 1500 + m on the 5th); and quotes whose newest write per
+    // symbol and minute replaces the others.
+    run(
+        "CREATE TABLE market.bars (symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE) WITH"
+            + " (index_column = 'ts', entity_columns = 'symbol', index_granularity = '1m',"
+            + " auto_maintain = false)");
+    for (String day : List.of("02", "05")) {
+      run(
+          "INSERT INTO market.bars SELECT s, TIMESTAMPTZ '2026-01-"
+              + day
+              + " 14:30:00+00' + to_minutes(m), m + o + "
+              + (day.equals("02") ? 0 : 1000)
+              + " FROM (VALUES ('AAPL', 0), ('NVDA', 500)) v(s, o), range(90) t(m)");
+    }
+    run(
+        "CREATE TABLE market.quotes (symbol VARCHAR, ts TIMESTAMPTZ, price DOUBLE) WITH"
+            + " (index_column = 'ts', entity_columns = 'symbol', index_granularity = '1m',"
+            + " on_conflict = 'replace', auto_maintain = false)");
+    run(
+        "INSERT INTO market.quotes SELECT 'A', TIMESTAMPTZ '2026-01-02 10:00:10+00' +"
+            + " to_minutes(m), m FROM range(6) t(m)");
+    run(
+        "INSERT INTO market.quotes VALUES ('A', '2026-01-02 10:02:50+00', 102),"
+            + " ('A', '2026-01-02 10:04:00+00', 104)");
+
+    // external.test: ten minutes of a, b and c from 10:00 (value m), then another engine's append
+    // (a at 10:00 claiming an insertion in 2000, b at 10:05 claiming 2100, a new device d), then
+    // Timelake's own write of b at 10:05.
+    run(
+        "CREATE TABLE ext.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+            + " 'time', series_key = 'device', chunk = '1 day', auto_maintain = false)");
+    run(
+        "INSERT INTO ext.r SELECT d, TIMESTAMPTZ '2026-01-01 10:00:00+00' + to_minutes(m), m"
+            + " FROM (VALUES ('a'), ('b'), ('c')) v(d), range(10) t(m)");
+    OffsetDateTime ten = OffsetDateTime.parse("2026-01-01T10:00:00Z");
+    ExternalIcebergAppend.append(
+        directory.resolve("warehouse"),
+        "ext",
+        "r",
+        List.of(
+            external("a", ten, 100.0, OffsetDateTime.parse("2000-01-01T00:00:00Z")),
+            external("b", ten.plusMinutes(5), 200.0, OffsetDateTime.parse("2100-01-01T00:00:00Z")),
+            external("d", ten, 7.0, OffsetDateTime.parse("2000-01-01T00:00:00Z"))));
+    run("INSERT INTO ext.r VALUES ('b', '2026-01-01 10:05:00+00', 2000)");
+
+    // transaction.test: five minutes of a and b from 10:00 (value m), committed.
+    run(
+        "CREATE TABLE tx.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+            + " 'time', series_key = 'device', chunk = '1 day', auto_maintain = false)");
+    run(
+        "INSERT INTO tx.r SELECT d, TIMESTAMPTZ '2026-01-01 10:00:00+00' + to_minutes(m), m"
+            + " FROM (VALUES ('a'), ('b')) v(d), range(5) t(m)");
+
+    // rollups.test: three tags every 30 minutes for three days (value: the slot of the day plus
+    // 1000 × the day), an hourly rollup and a daily rollup of the hourly one.
+    run(
+        "CREATE TABLE roll.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+            + " 'time', series_key = 'tag', chunk = '1 day', auto_maintain = false)");
+    run(
+        "INSERT INTO roll.r SELECT t, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_minutes(30 * i),"
+            + " i % 48 + 1000 * (i // 48 + 1) FROM (VALUES ('t0'), ('t1'), ('t2')) v(t),"
+            + " range(144) r(i)");
+    run(
+        "CREATE MATERIALIZED ROLLUP roll.r_1h AS SELECT tag, time_bucket(INTERVAL '1 hour', time)"
+            + " AS bucket, max(value) AS max_value, sum(value) AS total, count(*) AS n FROM roll.r"
+            + " GROUP BY tag, bucket");
+    run(
+        "CREATE MATERIALIZED ROLLUP roll.r_1d AS SELECT tag, time_bucket(INTERVAL '1 day', bucket)"
+            + " AS day, max(max_value) AS max_value, sum(n) AS n FROM roll.r_1h GROUP BY tag, day");
+
+    // deletes.test: a, b and c every 10 minutes for a day (value m, 0..143) and an hourly rollup;
+    // every row of c deleted and the rollup refreshed, then b's rows from 06:00 to 08:30 deleted.
+    run(
+        "CREATE TABLE del.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+            + " 'time', series_key = 'device', chunk = '1 day', auto_maintain = false)");
+    run(
+        "INSERT INTO del.r SELECT d, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_minutes(10 * m), m"
+            + " FROM (VALUES ('a'), ('b'), ('c')) v(d), range(144) t(m)");
+    run(
+        "CREATE MATERIALIZED ROLLUP del.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, count(*) AS n, sum(value) AS total FROM del.r GROUP BY device,"
+            + " bucket");
+    run("DELETE FROM del.r WHERE device = 'c'");
+    run("REFRESH MATERIALIZED ROLLUP del.r_1h");
+    run(
+        "DELETE FROM del.r WHERE device = 'b' AND time >= TIMESTAMPTZ '2026-01-01 06:00:00+00'"
+            + " AND time < TIMESTAMPTZ '2026-01-01 08:30:00+00'");
+    // And a, b and c every hour of a day (value: the hour) with an hourly rollup, every row of c
+    // deleted, the rollup not refreshed since.
+    run(
+        "CREATE TABLE del.k (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column ="
+            + " 'time', series_key = 'device', chunk = '1 day', auto_maintain = false)");
+    run(
+        "INSERT INTO del.k SELECT d, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_hours(h), h"
+            + " FROM (VALUES ('a'), ('b'), ('c')) v(d), range(24) t(h)");
+    run(
+        "CREATE MATERIALIZED ROLLUP del.k_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, count(*) AS n, sum(value) AS total FROM del.k GROUP BY device,"
+            + " bucket");
+    run("DELETE FROM del.k WHERE device = 'c'");
+  }
+
+  /** A row of another engine's append to ext.r, with the insertion time that engine wrote. */
+  private static Map<String, Object> external(
+      String device, OffsetDateTime time, double value, OffsetDateTime ingest) {
+    return Map.of("device", device, "time", time, "value", value, "_ingest_ts", ingest);
   }
 
   @AfterAll
@@ -83,8 +207,17 @@ class ReadPathGoldenTest {
   private static void check(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     List<String> updated = new ArrayList<>();
+    List<String> setup = new ArrayList<>();
     int i = 0;
     while (i < lines.size()) {
+      if (lines.get(i).equals("setup")) {
+        updated.add(lines.get(i++));
+        while (i < lines.size() && !lines.get(i).equals("query")) {
+          setup.add(lines.get(i));
+          updated.add(lines.get(i++));
+        }
+        continue;
+      }
       if (!lines.get(i).equals("query")) {
         updated.add(lines.get(i++));
         continue;
@@ -96,7 +229,16 @@ class ReadPathGoldenTest {
         end++;
       }
       String statement = String.join("\n", lines.subList(i + 1, separator));
-      List<String> actual = actual(statement);
+      List<String> actual;
+      try {
+        setup.forEach(ReadPathGoldenTest::run);
+        actual = actual(statement);
+      } finally {
+        setup.clear();
+        if (session.transactionState() != TransactionState.IDLE) {
+          run("ROLLBACK");
+        }
+      }
       List<String> expected = new ArrayList<>(lines.subList(separator + 1, rowsAt));
       expected.add("rows");
       expected.addAll(lines.subList(rowsAt + 1, end));
