@@ -30,8 +30,19 @@ public record PlannedFile(
     long ingestMaxMicros,
     boolean fresh,
     long externalCommitMicros) {
+  /**
+   * The sequence number of a file of rows a client's open transaction holds: newer than every
+   * committed file. Such a file may span partitions and belongs to none of them.
+   */
+  public static final long HELD_SEQUENCE = Long.MAX_VALUE;
+
   public PlannedFile {
     requireNonNull(location, "location is null");
+  }
+
+  /** True for a file of rows an open transaction holds (see {@link #HELD_SEQUENCE}). */
+  public boolean isHeld() {
+    return sequenceNumber == HELD_SEQUENCE;
   }
 
   /** This file at another location (its local copy, say). */

@@ -46,11 +46,17 @@ public record ScanPlan(
     return independent.size() + overlapping.stream().mapToInt(List::size).sum();
   }
 
-  /** The partitions the plan reads. */
+  /** The partitions of committed files the plan reads (held files belong to none). */
   public java.util.Set<Integer> partitions() {
     java.util.Set<Integer> partitions = new java.util.TreeSet<>();
-    independent.forEach(f -> partitions.add(f.partition()));
-    overlapping.forEach(group -> group.forEach(f -> partitions.add(f.partition())));
+    java.util.function.Consumer<PlannedFile> add =
+        file -> {
+          if (!file.isHeld()) {
+            partitions.add(file.partition());
+          }
+        };
+    independent.forEach(add);
+    overlapping.forEach(group -> group.forEach(add));
     return partitions;
   }
 }

@@ -228,8 +228,8 @@ public final class PendingAppend implements AutoCloseable {
     }
     return new dev.timelake.read.PlannedFile(
         path.toString(),
-        0,
-        Long.MAX_VALUE,
+        0, // read with the partition's files of every partition it spans; counted in none
+        dev.timelake.read.PlannedFile.HELD_SEQUENCE,
         ((Number) bounds.get(0)).longValue(),
         size,
         bounds.get(1) == null ? Long.MIN_VALUE : ((Number) bounds.get(1)).longValue(),
