@@ -16,7 +16,10 @@ public record RouteDecision(Optional<RoutePlan> plan, List<String> explanation) 
     return new RouteDecision(Optional.of(plan), plan.explanation());
   }
 
-  /** Not routed: the first line says why, the others what each rollup lacked. */
+  /**
+   * Not routed: the first line says why (the rollups that answer the query's shape and why they
+   * were not used, or that none answers it), the others what each other rollup lacked.
+   */
   static RouteDecision notRouted(String reason, List<String> details) {
     List<String> lines = new java.util.ArrayList<>();
     lines.add("not routed: " + reason);

@@ -28,6 +28,11 @@ import java.util.Optional;
  * that reaches outside the query's range, or beyond a rollup's usable buckets, still counts when
  * the raw table has no data in that part (no row of it is left out or taken from elsewhere); the
  * rollup is read only in its usable buckets, since it may keep history the raw table has dropped.
+ *
+ * <p>A query no rollup answers a part of gives as its reason the rollups whose shape (keys, grid,
+ * stored aggregates) answers it and why each was not used — its state, too few raw rows per row, or
+ * no complete bucket unchanged since its refresh — in the words of their explanation lines; only
+ * when no rollup's shape answers it does the reason say so.
  */
 public final class RoutePlanner {
   private RoutePlanner() {}
@@ -38,10 +43,20 @@ public final class RoutePlanner {
     if (shape.time().isEmpty()) {
       return RouteDecision.notRouted("the query's time range is empty", List.of());
     }
+    if (candidates.isEmpty()) {
+      return RouteDecision.notRouted(shape.raw() + " has no rollup", List.of());
+    }
+    if (shape.time().intersect(raw.extent()).isEmpty()) {
+      return RouteDecision.notRouted(
+          shape.raw() + " has no rows in the query's time range " + shape.time(), List.of());
+    }
     IntervalSet outsideData = IntervalSet.all().subtract(raw.extent());
     IntervalSet remaining = shape.time().union(outsideData);
     List<RoutePart> parts = new ArrayList<>();
     List<String> considered = new ArrayList<>();
+    // The rollups whose shape answers the query but which were not used, and why: a reason to
+    // give for the whole query when none answers a part of it.
+    List<String> matching = new ArrayList<>();
     IntervalSet covered = IntervalSet.empty();
     for (RouteCandidate candidate : ordered(shape, candidates)) {
       if (remaining.intersect(raw.extent()).isEmpty()) {
@@ -50,6 +65,9 @@ public final class RoutePlanner {
       Optional<String> unfit = unfit(shape, raw.contract(), candidate);
       if (unfit.isPresent()) {
         considered.add(candidate.name() + ": " + unfit.get());
+        if (mismatch(shape, raw.contract(), candidate).isEmpty()) {
+          matching.add(candidate.name() + ": " + unfit.get());
+        }
         continue;
       }
       // Whole buckets left to answer that hold data, where the rollup's rows are complete and
@@ -65,11 +83,13 @@ public final class RoutePlanner {
               .intersect(candidate.usable())
               .intersect(raw.extent().alignOutward(candidate.grid()));
       if (read.isEmpty()) {
-        considered.add(
+        String unused =
             candidate.name()
                 + ": holds no complete bucket of "
                 + grid
-                + " in the range that is unchanged since its refresh");
+                + " in the range that is unchanged since its refresh";
+        considered.add(unused);
+        matching.add(unused);
         continue;
       }
       parts.add(
@@ -79,11 +99,16 @@ public final class RoutePlanner {
       covered = covered.union(answered);
     }
     if (parts.isEmpty()) {
-      return RouteDecision.notRouted(
-          candidates.isEmpty()
-              ? shape.raw() + " has no rollup"
-              : "no rollup of " + shape.raw() + " answers " + shape.describe(),
-          considered);
+      // The reason names the rollups that answer the query's shape and why each was not used
+      // (their lines in the explanation), or says that none answers it; the other lines say what
+      // each other rollup lacks.
+      if (matching.isEmpty()) {
+        return RouteDecision.notRouted(
+            "no rollup of " + shape.raw() + " answers " + shape.describe(), considered);
+      }
+      List<String> others = new ArrayList<>(considered);
+      others.removeAll(matching);
+      return RouteDecision.notRouted(String.join("; ", matching), others);
     }
     IntervalSet rawIntervals = shape.time().subtract(covered).intersect(raw.extent());
     return RouteDecision.routed(
@@ -116,11 +141,40 @@ public final class RoutePlanner {
         .toList();
   }
 
-  /** Why {@code candidate} cannot answer the query at all, if it cannot. */
+  /**
+   * Why {@code candidate} cannot answer the query at all, if it cannot: its state (not refreshed,
+   * rolled back, …), a shape that does not answer the query's ({@link #mismatch}), or too few raw
+   * rows per row for an aggregate's state.
+   */
   static Optional<String> unfit(QueryShape shape, TableContract raw, RouteCandidate candidate) {
     if (candidate.unusable().isPresent()) {
       return candidate.unusable();
     }
+    Optional<String> mismatch = mismatch(shape, raw, candidate);
+    if (mismatch.isPresent()) {
+      return mismatch;
+    }
+    for (AggregateCall call : shape.aggregates()) {
+      Aggregate aggregate = Aggregates.of(call);
+      if (candidate.readingsPerRow() < aggregate.minimumReadingsPerRow()) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT,
+                "holds %.2f raw rows per row; %s pays from %.0f",
+                // Rounded down, so that 3.999 does not read as the threshold it misses.
+                Math.floor(candidate.readingsPerRow() * 100) / 100,
+                call,
+                aggregate.minimumReadingsPerRow()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why {@code candidate}'s shape does not answer the query's, if it does not: its keys, its grid
+   * or what it stores. Whatever the rollup's state and rows.
+   */
+  static Optional<String> mismatch(QueryShape shape, TableContract raw, RouteCandidate candidate) {
     List<String> missing = new ArrayList<>();
     for (String key : shape.keys()) {
       if (!candidate.keys().contains(key)) {
@@ -161,16 +215,6 @@ public final class RoutePlanner {
                 + call
                 + " without what merging it needs (a rollup of the first version): it answers"
                 + " only at its own width and keys");
-      }
-      if (candidate.readingsPerRow() < aggregate.minimumReadingsPerRow()) {
-        return Optional.of(
-            String.format(
-                Locale.ROOT,
-                "holds %.2f raw rows per row; %s pays from %.0f",
-                // Rounded down, so that 3.999 does not read as the threshold it misses.
-                Math.floor(candidate.readingsPerRow() * 100) / 100,
-                call,
-                aggregate.minimumReadingsPerRow()));
       }
     }
     return Optional.empty();

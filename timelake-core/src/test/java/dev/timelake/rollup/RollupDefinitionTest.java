@@ -268,6 +268,10 @@ class RollupDefinitionTest {
     assertThat(sql("EXPLAIN " + query))
         .contains("not routed: iot.rb_1h: reflects raw snapshot ")
         .contains("which the raw table was rolled back past; its next refresh rebuilds it");
+    // The route's reason is the rollup that answers the query's shape and why it is not used.
+    assertThat(routes(query).get(0).reason().orElseThrow())
+        .startsWith("iot.rb_1h: reflects raw snapshot ")
+        .endsWith("which the raw table was rolled back past; its next refresh rebuilds it");
     assertThat(sql(query)).isEqualTo("[[a, 2026-01-01T00:00Z, 1.0]]");
     assertThat(sql("REFRESH MATERIALIZED ROLLUP iot.rb_1h")).endsWith("(rebuilt)");
     assertThat(sql("SELECT device, bucket, sum_value FROM iot.rb_1h"))

@@ -159,6 +159,114 @@ class RoutePlannerTest {
                 + " filters by");
   }
 
+  @Test
+  void aRollupThatAnswersTheShapeButNoBucketIsNamedAsTheReason() {
+    // Every hour of the ten days changed since the hourly rollup's refresh (a DELETE, say): its
+    // shape answers the query, its buckets do not. The reason says so, in EXPLAIN's words, not that
+    // no rollup answers the query; the rollup whose shape does not answer it is listed after.
+    RouteCandidate hourly = candidate("iot.r_1h", HOUR, 2_400, IntervalSet.of(10 * DAY, DAY * 20));
+    RouteCandidate bySite =
+        rollup(
+            "iot.r_site_1h",
+            List.of("site"),
+            HOUR,
+            List.of(new StoredAggregate("max_value", MAX)),
+            240);
+    RouteDecision decision =
+        RoutePlanner.plan(
+            shape(Optional.of(BucketGrid.of(DAY, 0)), IntervalSet.all()),
+            TEN_DAYS,
+            List.of(hourly, bySite));
+    assertThat(decision.isRouted()).isFalse();
+    assertThat(decision.reason())
+        .hasValue(
+            "iot.r_1h: holds no complete bucket of 1d in the range that is unchanged since its"
+                + " refresh");
+    assertThat(decision.explanation())
+        .containsExactly(
+            "not routed: iot.r_1h: holds no complete bucket of 1d in the range that is unchanged"
+                + " since its refresh",
+            "not routed: iot.r_site_1h: groups by (site), not by tag that the query groups or"
+                + " filters by");
+  }
+
+  @Test
+  void everyRollupThatAnswersTheShapeIsNamedWithWhyItWasNotUsed() {
+    AggregateCall m4 = AggregateCall.of("m4", "value");
+    RouteCandidate notRefreshed =
+        new RouteCandidate(
+            TableName.parse("iot.r_1d"),
+            SERIES,
+            "bucket",
+            BucketGrid.of(DAY, 0),
+            List.of(new StoredAggregate("m4_value", m4)),
+            100,
+            2_400,
+            IntervalSet.empty(),
+            -1,
+            Optional.of("is not refreshed yet"));
+    // 240,000 raw rows in 120,000 rows: 2 a row, where merging m4 point lists pays from 4.
+    RouteCandidate narrow =
+        rollup(
+            "iot.r_1m", SERIES, 60_000_000L, List.of(new StoredAggregate("m4_value", m4)), 120_000);
+    RouteCandidate withoutM4 =
+        rollup("iot.r_1h", SERIES, HOUR, List.of(new StoredAggregate("max_value", MAX)), 2_400);
+    RouteDecision decision =
+        RoutePlanner.plan(
+            query(SERIES, Optional.of(BucketGrid.of(DAY, 0)), m4, Set.of()),
+            TEN_DAYS,
+            List.of(notRefreshed, narrow, withoutM4));
+    assertThat(decision.reason())
+        .hasValue(
+            "iot.r_1d: is not refreshed yet; iot.r_1m: holds 2.00 raw rows per row; m4(value) pays"
+                + " from 4");
+    assertThat(decision.explanation())
+        .containsExactly(
+            "not routed: " + decision.reason().orElseThrow(),
+            "not routed: iot.r_1h: stores nothing m4(value) can be computed from");
+  }
+
+  @Test
+  void noRollupAnswersOnlyWhenNoRollupsShapeDoes() {
+    // Not refreshed and of a grid the query's is no multiple of: its shape does not answer.
+    RouteCandidate notRefreshed =
+        new RouteCandidate(
+            TableName.parse("iot.r_1d"),
+            SERIES,
+            "bucket",
+            BucketGrid.of(DAY, 0),
+            List.of(new StoredAggregate("max_value", MAX)),
+            100,
+            2_400,
+            IntervalSet.empty(),
+            -1,
+            Optional.of("is not refreshed yet"));
+    RouteDecision decision =
+        RoutePlanner.plan(
+            shape(Optional.of(BucketGrid.of(HOUR, 0)), IntervalSet.all()),
+            TEN_DAYS,
+            List.of(notRefreshed));
+    assertThat(decision.explanation())
+        .containsExactly(
+            "not routed: no rollup of iot.r answers by (site, tag), 1h buckets, max(value), time"
+                + " {[-inf, +inf)}",
+            "not routed: iot.r_1d: is not refreshed yet");
+  }
+
+  @Test
+  void aRangeWithoutRawDataIsNotRoutedForThatReason() {
+    RouteCandidate hourly = candidate("iot.r_1h", HOUR, 2_400, IntervalSet.of(0, Long.MAX_VALUE));
+    RouteDecision decision =
+        RoutePlanner.plan(
+            shape(Optional.of(BucketGrid.of(HOUR, 0)), IntervalSet.of(20 * DAY, 21 * DAY)),
+            TEN_DAYS,
+            List.of(hourly));
+    assertThat(decision.explanation())
+        .containsExactly(
+            "not routed: iot.r has no rows in the query's time range {[1970-01-21T00:00:00Z,"
+                + " 1970-01-22T00:00:00Z)}");
+  }
+
   private static RouteCandidate rollup(
       String name, List<String> keys, long width, List<StoredAggregate> stored, long rows) {
     return new RouteCandidate(
