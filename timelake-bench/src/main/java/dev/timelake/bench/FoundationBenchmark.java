@@ -135,7 +135,8 @@ public final class FoundationBenchmark {
         t / p);
   }
 
-  private static List<String> dataFiles(Lake lake, String table) throws IOException {
+  /** The Parquet files of the table's current snapshot, as its DuckDB view names them. */
+  static List<String> dataFiles(Lake lake, String table) throws IOException {
     List<String> files = new ArrayList<>();
     String view = lake.table(table).duckdbView();
     for (String part : view.split("'")) {

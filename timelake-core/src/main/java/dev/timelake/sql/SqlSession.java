@@ -567,29 +567,31 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome query(Statement statement, String text) {
     refuseFileReads(text);
     expandViews(statement);
-    // Both fast paths look up the statement's table: once is enough.
-    java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
+    // One pinned snapshot per table for the whole statement: the fast paths' checks and the plan
+    // read the same one, and each table is looked up in the catalog once.
+    PinnedTables tables = new PinnedTables(catalog);
     if (transaction.holdsRows() || readsEarlierSnapshot(statement)) {
       // The fast paths read the current committed data only (indexes, bounds, rollups): the
       // transaction's reads take the plain path, which adds the rows it holds, and so do reads of
       // an earlier snapshot.
-      PlannedStatement planned = plan(statement);
+      PlannedStatement planned = plan(statement, tables);
       return StatementOutcome.query(client.query(planned.sql()), planned.plan());
     }
     Optional<PlannedStatement> latest = planLatest(statement, tables);
     if (latest.isPresent()) {
       return StatementOutcome.query(client.query(latest.get().sql()), latest.get().plan());
     }
-    Optional<NewestFirst> newest = NewestFirst.of(statement, tables, client.aggregateFunctions());
+    Optional<NewestFirst> newest =
+        NewestFirst.of(statement, lookup(tables), client.aggregateFunctions());
     if (newest.isPresent()) {
-      Optional<StatementOutcome> outcome = newestFirst(newest.get(), text);
+      Optional<StatementOutcome> outcome = newestFirst(newest.get(), text, tables);
       if (outcome.isPresent()) {
         return outcome.get();
       }
     }
     PlannedStatement planned;
     try {
-      planned = plan(statement);
+      planned = plan(statement, tables);
     } catch (UnsupportedOperationException e) {
       return runWithFallbackViews(text);
     }
@@ -601,8 +603,9 @@ public final class SqlSession implements AutoCloseable {
    * run's rows kept in a temporary table so that they are counted without running it twice; empty
    * when no bound gives them all (the query then runs as written).
    */
-  private Optional<StatementOutcome> newestFirst(NewestFirst newest, String text) {
-    PinnedTable pinned = new PinnedTables(catalog).require(newest.table());
+  private Optional<StatementOutcome> newestFirst(
+      NewestFirst newest, String text, PinnedTables tables) {
+    PinnedTable pinned = tables.require(newest.table());
     for (long bound : newest.bounds(ScanPlanner.liveFiles(pinned))) {
       PlainSelect bounded;
       try {
@@ -611,7 +614,7 @@ public final class SqlSession implements AutoCloseable {
         return Optional.empty();
       }
       newest.bound(bounded, bound);
-      PlannedStatement planned = plan(bounded);
+      PlannedStatement planned = plan(bounded, tables);
       String rows = SqlText.identifier("__tl_newest_first_" + newestFirstRuns++);
       try {
         client.execute("CREATE TEMPORARY TABLE " + rows + " AS " + planned.sql());
@@ -635,10 +638,10 @@ public final class SqlSession implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** The catalog's table lookup, each table looked up at most once. */
-  private java.util.function.Function<TableName, Optional<LoadedTable>> loadedOnce() {
-    java.util.Map<TableName, Optional<LoadedTable>> loaded = new java.util.HashMap<>();
-    return name -> loaded.computeIfAbsent(name, catalog::load);
+  /** The statement's tables as the fast paths look them up: as pinned for the statement. */
+  private static java.util.function.Function<TableName, Optional<LoadedTable>> lookup(
+      PinnedTables tables) {
+    return name -> tables.find(name).map(PinnedTable::table);
   }
 
   /**
@@ -646,14 +649,13 @@ public final class SqlSession implements AutoCloseable {
    * exactly that (see {@link LatestRows}); the index is built first if the table's current snapshot
    * has none.
    */
-  private Optional<PlannedStatement> planLatest(
-      Statement statement, java.util.function.Function<TableName, Optional<LoadedTable>> tables) {
+  private Optional<PlannedStatement> planLatest(Statement statement, PinnedTables tables) {
     Optional<LatestRows> latest =
-        LatestRows.of(statement, tables, settings, client.aggregateFunctions());
+        LatestRows.of(statement, lookup(tables), settings, client.aggregateFunctions());
     if (latest.isEmpty()) {
       return Optional.empty();
     }
-    PinnedTable pinned = new PinnedTables(catalog).require(latest.get().table());
+    PinnedTable pinned = tables.require(latest.get().table());
     Optional<java.nio.file.Path> index = dev.timelake.read.LatestIndex.of(pinned, work());
     if (index.isEmpty()) {
       return Optional.empty();
@@ -672,7 +674,7 @@ public final class SqlSession implements AutoCloseable {
       return Optional.empty();
     }
     latest.get().readFrom(index.get());
-    PlannedStatement planned = plan(statement);
+    PlannedStatement planned = plan(statement, tables);
     return Optional.of(
         planned.with(
             planned
@@ -708,8 +710,12 @@ public final class SqlSession implements AutoCloseable {
    * against the snapshot pinned for the statement, the same ones routing decided on.
    */
   private PlannedStatement plan(Statement statement) {
+    return plan(statement, new PinnedTables(catalog));
+  }
+
+  /** Like {@link #plan(Statement)}, reading the snapshots {@code tables} pinned so far. */
+  private PlannedStatement plan(Statement statement, PinnedTables tables) {
     // Views are expanded by the caller, once, before any fast path looks at the statement.
-    PinnedTables tables = new PinnedTables(catalog);
     ConstantEvaluator constants = new ConstantEvaluator(client);
     List<String> explanation = new ArrayList<>();
     List<RollupRoute> routes = new ArrayList<>();
@@ -1420,10 +1426,11 @@ public final class SqlSession implements AutoCloseable {
       return runWithFallbackViews(text);
     }
     expandViews(select);
-    // Before planning, which replaces the table nodes by their reads.
-    java.util.function.Function<TableName, Optional<LoadedTable>> tables = loadedOnce();
-    Optional<NewestFirst> newest = NewestFirst.of(select, tables, client.aggregateFunctions());
-    PlannedStatement planned = planLatest(select, tables).orElseGet(() -> plan(select));
+    PinnedTables tables = new PinnedTables(catalog);
+    // Before planning, which may change the tree (routing, time buckets).
+    Optional<NewestFirst> newest =
+        NewestFirst.of(select, lookup(tables), client.aggregateFunctions());
+    PlannedStatement planned = planLatest(select, tables).orElseGet(() -> plan(select, tables));
     List<List<String>> rows = new ArrayList<>();
     planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));
     newest.ifPresent(
@@ -1431,8 +1438,7 @@ public final class SqlSession implements AutoCloseable {
             rows.add(
                 List.of(
                     "timelake",
-                    shape.explain(
-                        ScanPlanner.liveFiles(new PinnedTables(catalog).require(shape.table()))))));
+                    shape.explain(ScanPlanner.liveFiles(tables.require(shape.table()))))));
     rows.add(List.of("duckdb sql", planned.sql()));
     for (List<Object> row : client.rows("EXPLAIN " + planned.sql())) {
       // DuckDB draws its plan as one text; a table shows it best a line to a row.
