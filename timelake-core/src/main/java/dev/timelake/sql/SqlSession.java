@@ -566,10 +566,10 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome query(Statement statement, String text) {
     refuseFileReads(text);
-    expandViews(statement);
-    // One pinned snapshot per table for the whole statement: the fast paths' checks and the plan
-    // read the same one, and each table is looked up in the catalog once.
+    // One pinned snapshot per table for the whole statement: the view expansion, the fast paths'
+    // checks and the plan read the same one, and each table is looked up in the catalog once.
     PinnedTables tables = new PinnedTables(catalog);
+    expandViews(statement, tables);
     if (transaction.holdsRows() || readsEarlierSnapshot(statement)) {
       // The fast paths read the current committed data only (indexes, bounds, rollups): the
       // transaction's reads take the plain path, which adds the rows it holds, and so do reads of
@@ -1056,12 +1056,21 @@ public final class SqlSession implements AutoCloseable {
 
   /** Replaces the views {@code statement} names (a query's, an INSERT's) by their queries. */
   private void expandViews(Statement statement) {
+    expandViews(statement, new PinnedTables(catalog));
+  }
+
+  /**
+   * Replaces the views the statement names by their queries; {@code tables} are the statement's,
+   * whose names are tables, not views (looked up once for the expansion and the plan).
+   */
+  private void expandViews(Statement statement, PinnedTables tables) {
     Select select =
         statement instanceof Select query
             ? query
             : statement instanceof Insert insert ? insert.getSelect() : null;
-    if (select != null && views.namesView(select)) {
-      views.expand(select, this::refuseFileReads);
+    java.util.function.Predicate<TableName> isTable = name -> tables.find(name).isPresent();
+    if (select != null && views.namesView(select, isTable)) {
+      views.expand(select, this::refuseFileReads, isTable);
     }
   }
 
@@ -1079,7 +1088,7 @@ public final class SqlSession implements AutoCloseable {
     }
     try {
       Select query = Views.parse(view.simpleName(), view.query());
-      return views.namesView(query)
+      return views.namesView(query, catalog::exists)
           || dev.timelake.read.TableReferences.of(query).stream()
               .anyMatch(
                   r ->

@@ -54,25 +54,35 @@ final class Views {
     return temporary.remove(name.toLowerCase(Locale.ROOT)) != null;
   }
 
-  /** True when {@code select} names a view, the session's or the lake's. */
-  boolean namesView(Select select) {
-    return TableReferences.of(select).stream().anyMatch(r -> query(r.table()).isPresent());
+  /**
+   * True when {@code select} names a view, the session's or the lake's; {@code isTable} tells the
+   * names of lake tables, which no view shares, so that they cost no lookup of views.
+   */
+  boolean namesView(Select select, java.util.function.Predicate<TableName> isTable) {
+    return TableReferences.of(select).stream().anyMatch(r -> query(r.table(), isTable).isPresent());
   }
 
   /**
    * Replaces every view {@code select} names by its query, views inside views too; {@code check}
    * sees each view's query first (what the reader may not read, it may not read through a view).
    */
-  void expand(Select select, java.util.function.Consumer<String> check) {
-    expand(select, new HashSet<>(), 0, check);
+  void expand(
+      Select select,
+      java.util.function.Consumer<String> check,
+      java.util.function.Predicate<TableName> isTable) {
+    expand(select, new HashSet<>(), 0, check, isTable);
   }
 
   private void expand(
-      Select select, Set<String> within, int depth, java.util.function.Consumer<String> check) {
+      Select select,
+      Set<String> within,
+      int depth,
+      java.util.function.Consumer<String> check,
+      java.util.function.Predicate<TableName> isTable) {
     List<WithItem<?>> items = new ArrayList<>();
     for (TableReferences.Reference reference : TableReferences.of(select)) {
       Table table = reference.table();
-      Optional<String> query = query(table);
+      Optional<String> query = query(table, isTable);
       if (query.isEmpty()) {
         continue;
       }
@@ -85,7 +95,7 @@ final class Views {
       Select body = parse(name, query.get());
       Set<String> inner = new HashSet<>(within);
       inner.add(name);
-      expand(body, inner, depth + 1, check);
+      expand(body, inner, depth + 1, check, isTable);
       String cte = "__tl_view_" + (++expanded);
       ParenthesedSelect parenthesed = new ParenthesedSelect();
       parenthesed.setSelect(body);
@@ -105,7 +115,7 @@ final class Views {
   }
 
   /** The query of the view {@code table} names: a temporary one first, then the lake's. */
-  private Optional<String> query(Table table) {
+  private Optional<String> query(Table table, java.util.function.Predicate<TableName> isTable) {
     if (table.getName() == null || table.getNameParts().size() > 2) {
       return Optional.empty();
     }
@@ -119,7 +129,8 @@ final class Views {
       return Optional.empty();
     }
     try {
-      return catalog.view(new TableName(dev.timelake.engine.SyntaxNames.unquote(schema), name));
+      TableName qualified = new TableName(dev.timelake.engine.SyntaxNames.unquote(schema), name);
+      return isTable.test(qualified) ? Optional.empty() : catalog.view(qualified);
     } catch (dev.timelake.ValidationException e) {
       return Optional.empty();
     }
