@@ -50,18 +50,18 @@ final class SyntaxPrinter {
             if (relation == null) {
               return super.visit(table, context);
             }
-            // Printed with everything else the node has (alias, sample) and the relation as its
-            // name for the time of printing only: the tree keeps its table names.
-            String schema = table.getSchemaName();
-            String name = table.getName();
-            table.setSchemaName(null);
-            table.setName("(" + relation + ")");
-            try {
-              return super.visit(table, context);
-            } finally {
-              table.setName(name);
-              table.setSchemaName(schema);
-            }
+            // A stand-in node carries the relation as its name and everything else the node has
+            // (alias, sample, …), so the tree itself is never changed by printing.
+            Table stand = new Table("(" + relation + ")");
+            stand.setAlias(table.getAlias());
+            stand.setPivot(table.getPivot());
+            stand.setUnPivot(table.getUnPivot());
+            stand.setSampleClause(table.getSampleClause());
+            stand.setHint(table.getIndexHint());
+            stand.setSqlServerHints(table.getSqlServerHints());
+            stand.setTimeTravel(table.getTimeTravel());
+            stand.setTimeTravelStrAfterAlias(table.getTimeTravelStrAfterAlias());
+            return super.visit(stand, context);
           }
         };
     expressions.setSelectVisitor(selects);

@@ -584,7 +584,8 @@ public final class SqlSession implements AutoCloseable {
     Optional<NewestFirst> newest =
         NewestFirst.of(statement, lookup(tables), client.aggregateFunctions());
     if (newest.isPresent()) {
-      Optional<StatementOutcome> outcome = newestFirst(newest.get(), text, tables);
+      Optional<StatementOutcome> outcome =
+          newestFirst(newest.get(), (PlainSelect) statement, tables);
       if (outcome.isPresent()) {
         return outcome.get();
       }
@@ -604,17 +605,20 @@ public final class SqlSession implements AutoCloseable {
    * when no bound gives them all (the query then runs as written).
    */
   private Optional<StatementOutcome> newestFirst(
-      NewestFirst newest, String text, PinnedTables tables) {
+      NewestFirst newest, PlainSelect select, PinnedTables tables) {
     PinnedTable pinned = tables.require(newest.table());
+    // Each bound is planned on the statement's own tree, its WHERE put back after: planning a
+    // newest-first shape changes nothing else a later plan reads (it is never routed; a table
+    // reference keeps the alias it was given, a time bucket its integer arithmetic).
+    net.sf.jsqlparser.expression.Expression where = select.getWhere();
     for (long bound : newest.bounds(ScanPlanner.liveFiles(pinned))) {
-      PlainSelect bounded;
+      PlannedStatement planned;
       try {
-        bounded = (PlainSelect) StatementParser.parse(text);
-      } catch (JSQLParserException e) {
-        return Optional.empty();
+        newest.bound(select, bound);
+        planned = plan(select, tables);
+      } finally {
+        select.setWhere(where);
       }
-      newest.bound(bounded, bound);
-      PlannedStatement planned = plan(bounded, tables);
       String rows = SqlText.identifier("__tl_newest_first_" + newestFirstRuns++);
       try {
         client.execute("CREATE TEMPORARY TABLE " + rows + " AS " + planned.sql());

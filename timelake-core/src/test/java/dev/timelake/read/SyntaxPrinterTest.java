@@ -27,6 +27,22 @@ class SyntaxPrinterTest {
   }
 
   @Test
+  void aTreePrintedWithRelationsPrintsAsBeforeAfterwards() throws Exception {
+    String sql = "SELECT r.v FROM iot.r AS r WHERE r.k = 'a.b'";
+    PlainSelect select = (PlainSelect) StatementParser.parse(sql);
+    Map<Table, String> relations =
+        Map.of(
+            (Table) select.getFromItem(),
+            "SELECT * FROM read_parquet(['/w/iot/r/data/x.parquet']) WHERE \"time\" > 1.5");
+
+    String once = SyntaxPrinter.print(select, call -> false, relations);
+    String twice = SyntaxPrinter.print(select, call -> false, relations);
+
+    assertThat(twice).isEqualTo(once);
+    assertThat(SyntaxPrinter.print(select, call -> false, Map.of())).isEqualTo(sql);
+  }
+
+  @Test
   void onlyTheVeryNodeGivenPrintsAsTheRelation() throws Exception {
     PlainSelect select = (PlainSelect) StatementParser.parse("SELECT * FROM iot.r, iot.r AS again");
     Table first = (Table) select.getFromItem();
