@@ -193,18 +193,7 @@ class RoutePlannerTest {
   @Test
   void everyRollupThatAnswersTheShapeIsNamedWithWhyItWasNotUsed() {
     AggregateCall m4 = AggregateCall.of("m4", "value");
-    RouteCandidate notRefreshed =
-        new RouteCandidate(
-            TableName.parse("iot.r_1d"),
-            SERIES,
-            "bucket",
-            BucketGrid.of(DAY, 0),
-            List.of(new StoredAggregate("m4_value", m4)),
-            100,
-            2_400,
-            IntervalSet.empty(),
-            -1,
-            Optional.of("is not refreshed yet"));
+    RouteCandidate notRefreshed = dailyNotRefreshed(new StoredAggregate("m4_value", m4));
     // 240,000 raw rows in 120,000 rows: 2 a row, where merging m4 point lists pays from 4.
     RouteCandidate narrow =
         rollup(
@@ -229,18 +218,7 @@ class RoutePlannerTest {
   @Test
   void noRollupAnswersOnlyWhenNoRollupsShapeDoes() {
     // Not refreshed and of a grid the query's is no multiple of: its shape does not answer.
-    RouteCandidate notRefreshed =
-        new RouteCandidate(
-            TableName.parse("iot.r_1d"),
-            SERIES,
-            "bucket",
-            BucketGrid.of(DAY, 0),
-            List.of(new StoredAggregate("max_value", MAX)),
-            100,
-            2_400,
-            IntervalSet.empty(),
-            -1,
-            Optional.of("is not refreshed yet"));
+    RouteCandidate notRefreshed = dailyNotRefreshed(new StoredAggregate("max_value", MAX));
     RouteDecision decision =
         RoutePlanner.plan(
             shape(Optional.of(BucketGrid.of(HOUR, 0)), IntervalSet.all()),
@@ -315,5 +293,20 @@ class RoutePlannerTest {
 
   private static IntervalSet day(int index) {
     return IntervalSet.of(List.of(new TimeInterval(index * DAY, (index + 1) * DAY)));
+  }
+
+  /** A daily rollup iot.r_1d by the series key, storing {@code stored}, never refreshed. */
+  private static RouteCandidate dailyNotRefreshed(StoredAggregate stored) {
+    return new RouteCandidate(
+        TableName.parse("iot.r_1d"),
+        SERIES,
+        "bucket",
+        BucketGrid.of(DAY, 0),
+        List.of(stored),
+        100,
+        2_400,
+        IntervalSet.empty(),
+        -1,
+        Optional.of("is not refreshed yet"));
   }
 }

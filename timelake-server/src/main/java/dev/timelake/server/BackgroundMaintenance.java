@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Inline maintenance of tables (what an append would run: compaction of the partitions it grew,
@@ -52,12 +51,7 @@ final class BackgroundMaintenance {
 
   /** Stops taking runs; a run in progress finishes first, for a minute at most. */
   void close() {
-    thread.shutdown();
-    try {
-      thread.awaitTermination(1, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ServerThreads.finish(thread);
   }
 
   private void maintain(TableName name) {

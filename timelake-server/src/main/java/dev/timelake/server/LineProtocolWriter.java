@@ -19,7 +19,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -113,12 +112,7 @@ final class LineProtocolWriter {
 
   /** Stops committing and maintaining; runs in progress finish first (each is one commit). */
   void close() {
-    committers.shutdown();
-    try {
-      committers.awaitTermination(1, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ServerThreads.finish(committers);
     // After the committers: their last commits may still queue maintenance.
     maintenance.close();
   }

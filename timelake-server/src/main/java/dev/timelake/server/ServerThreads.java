@@ -21,6 +21,19 @@ final class ServerThreads {
   }
 
   /**
+   * Stops {@code executor} taking work and waits, a minute at most, for what it runs to finish:
+   * each task is one commit, better finished than cut off.
+   */
+  static void finish(java.util.concurrent.ExecutorService executor) {
+    executor.shutdown();
+    try {
+      executor.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * One daemon thread named {@code name} for deadlines and timeouts. Requests set one and mostly
    * cancel it; a cancelled one leaves the queue at once, rather than when it was due.
    */
