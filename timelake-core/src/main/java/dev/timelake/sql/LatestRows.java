@@ -128,31 +128,21 @@ final class LatestRows {
       Function<TableName, Optional<LoadedTable>> tables,
       SessionSettings settings,
       Set<String> engineAggregates) {
-    if (!(statement instanceof PlainSelect select)
-        || select.getWithItemsList() != null
-        || select.getJoins() != null && !select.getJoins().isEmpty()
-        || select.getHaving() != null
-        || select.getWindowDefinitions() != null
-        || !(select.getFromItem() instanceof Table from)) {
+    Optional<SelectShapes.OneTable> one = SelectShapes.oneTable(statement, tables);
+    if (one.isEmpty() || one.get().select().getHaving() != null) {
       return Optional.empty();
     }
-    Optional<LoadedTable> loaded;
-    try {
-      loaded = tables.apply(SyntaxNames.tableName(from));
-    } catch (RuntimeException e) {
-      return Optional.empty();
-    }
-    if (loaded.isEmpty()) {
-      return Optional.empty();
-    }
-    TableContract contract = loaded.get().contract();
+    PlainSelect select = one.get().select();
+    Table from = one.get().from();
+    LoadedTable loaded = one.get().table();
+    TableContract contract = loaded.contract();
     if (!contract.deduplicates()
         || !settings.isEnabled(Settings.READ_DEDUP, contract)
         || !settings.isEnabled(Settings.LATEST_INDEX, contract)
         || contract.timeColumn().isEmpty()) {
       return Optional.empty();
     }
-    LatestRows latest = new LatestRows(loaded.get().name(), from);
+    LatestRows latest = new LatestRows(loaded.name(), from);
     if (select.getGroupBy() != null) {
       if (select.getDistinct() != null
           || select.getQualify() != null

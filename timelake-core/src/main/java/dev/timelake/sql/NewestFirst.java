@@ -57,15 +57,16 @@ final class NewestFirst {
       Statement statement,
       Function<TableName, Optional<LoadedTable>> tables,
       Set<String> engineAggregates) {
-    if (!(statement instanceof PlainSelect select)
-        || select.getWithItemsList() != null
-        || select.getJoins() != null && !select.getJoins().isEmpty()
-        || select.getGroupBy() != null
+    Optional<SelectShapes.OneTable> one = SelectShapes.oneTable(statement, tables);
+    if (one.isEmpty()) {
+      return Optional.empty();
+    }
+    PlainSelect select = one.get().select();
+    Table from = one.get().from();
+    if (select.getGroupBy() != null
         || select.getHaving() != null
         || select.getQualify() != null
         || select.getDistinct() != null
-        || select.getWindowDefinitions() != null
-        || !(select.getFromItem() instanceof Table from)
         || select.getOrderByElements() == null
         || select.getOrderByElements().isEmpty()) {
       return Optional.empty();
@@ -75,16 +76,11 @@ final class NewestFirst {
     if (limit < 1 || offset < 0 || limit + offset > MAX_ROWS) {
       return Optional.empty();
     }
-    Optional<LoadedTable> loaded;
-    try {
-      loaded = tables.apply(SyntaxNames.tableName(from));
-    } catch (RuntimeException e) {
+    LoadedTable loaded = one.get().table();
+    if (loaded.contract().timeColumn().isEmpty()) {
       return Optional.empty();
     }
-    if (loaded.isEmpty() || loaded.get().contract().timeColumn().isEmpty()) {
-      return Optional.empty();
-    }
-    String time = loaded.get().contract().timeColumn().get();
+    String time = loaded.contract().timeColumn().get();
     OrderByElement first = select.getOrderByElements().get(0);
     boolean byTime =
         first.getNullOrdering() == null
@@ -95,7 +91,7 @@ final class NewestFirst {
     if (!byTime || SelectShapes.computesOverRows(select, engineAggregates)) {
       return Optional.empty();
     }
-    return Optional.of(new NewestFirst(loaded.get().name(), time, !first.isAsc(), limit));
+    return Optional.of(new NewestFirst(loaded.name(), time, !first.isAsc(), limit));
   }
 
   /** A constant LIMIT, or 0. */

@@ -1,5 +1,7 @@
 package dev.timelake.sql;
 
+import dev.timelake.TableName;
+import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.rollup.Aggregates;
@@ -7,6 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
@@ -14,6 +17,32 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 /** What the fast paths of one-table queries ask of a SELECT's shape. */
 final class SelectShapes {
   private SelectShapes() {}
+
+  /**
+   * A SELECT that reads one lake table and nothing else: no WITH, no join, no named window, its
+   * FROM the table (what both fast paths of one-table queries start from).
+   */
+  record OneTable(PlainSelect select, Table from, LoadedTable table) {}
+
+  /** The statement as a SELECT of one lake table, if it is one; {@code tables} looks tables up. */
+  static java.util.Optional<OneTable> oneTable(
+      Statement statement,
+      java.util.function.Function<TableName, java.util.Optional<LoadedTable>> tables) {
+    if (!(statement instanceof PlainSelect select)
+        || select.getWithItemsList() != null
+        || select.getJoins() != null && !select.getJoins().isEmpty()
+        || select.getWindowDefinitions() != null
+        || !(select.getFromItem() instanceof Table from)) {
+      return java.util.Optional.empty();
+    }
+    java.util.Optional<LoadedTable> loaded;
+    try {
+      loaded = tables.apply(SyntaxNames.tableName(from));
+    } catch (RuntimeException e) {
+      return java.util.Optional.empty(); // not a name Timelake reads: the query runs as written
+    }
+    return loaded.map(table -> new OneTable(select, from, table));
+  }
 
   /** True when {@code column} is unqualified or qualified by {@code from}'s alias or name. */
   static boolean qualifiedBy(Column column, Table from) {
