@@ -5,8 +5,6 @@ import dev.timelake.TableDefinition;
 import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.Engine;
-import dev.timelake.engine.EngineConnection;
-import dev.timelake.engine.SqlText;
 import dev.timelake.storage.LakeFileIO;
 import dev.timelake.storage.LocalFileIO;
 import dev.timelake.storage.Warehouse;
@@ -35,18 +33,17 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileInfo;
 
 /**
- * The lake's catalog and engine as the implementation sees them: loads tables with their contract,
- * lists, creates and drops them, and owns the DuckDB engine (started on first use). Thread-safe.
+ * The lake's catalog as the implementation sees it: loads tables with their contract, lists,
+ * creates, alters and drops them, and keeps views. The engine, its temporary folder and the query
+ * heat are the {@link LakeContext}'s, reached through {@link #context()} (and, for the callers that
+ * take the catalog, through the delegates here). Thread-safe.
  */
 public final class LakeCatalog implements AutoCloseable {
   private final Catalog catalog;
   private final String description;
-  private final Path tempDirectory;
+  private final LakeContext context;
   private final java.util.concurrent.ConcurrentMap<TableName, Table> tables =
       new java.util.concurrent.ConcurrentHashMap<>();
-  private final QueryHeat heat = new QueryHeat();
-  private Engine engine;
-  private boolean confined;
   private final Optional<Warehouse> warehouse;
 
   /**
@@ -69,13 +66,18 @@ public final class LakeCatalog implements AutoCloseable {
       Catalog catalog, String description, Path tempDirectory, Optional<Warehouse> warehouse) {
     this.catalog = catalog;
     this.description = description;
-    this.tempDirectory = tempDirectory;
+    this.context = new LakeContext(tempDirectory);
     this.warehouse = warehouse;
   }
 
-  /** The engine's temporary folder, which it may read and write even when confined. */
+  /** The engine, its temporary folder and the query heat of this process. */
+  public LakeContext context() {
+    return context;
+  }
+
+  /** The engine's temporary folder (the context's). */
   public Path tempDirectory() {
-    return tempDirectory;
+    return context.tempDirectory();
   }
 
   /** Where the lake lives, for messages. */
@@ -83,44 +85,19 @@ public final class LakeCatalog implements AutoCloseable {
     return description;
   }
 
-  /** How often this process's queries read each partition. */
+  /** How often this process's queries read each partition (the context's). */
   public QueryHeat heat() {
-    return heat;
+    return context.heat();
   }
 
-  /** The DuckDB engine, started on first use. */
-  public synchronized Engine engine() {
-    if (engine == null) {
-      try {
-        Files.createDirectories(tempDirectory);
-      } catch (IOException e) {
-        throw TimelakeException.validation(
-            "Cannot create the engine's temporary folder %s: %s", tempDirectory, e.getMessage());
-      }
-      engine = Engine.start(tempDirectory.toString());
-    }
-    return engine;
+  /** The DuckDB engine, started on first use (the context's). */
+  public Engine engine() {
+    return context.engine();
   }
 
-  /**
-   * Confines DuckDB's file access to {@code directories} (and the engine's temporary folder) for
-   * the rest of the engine's life: every other file, extension installs and ATTACH are refused with
-   * DuckDB's permission error. For servers, whose clients must not read or write other files.
-   */
-  public synchronized void confineFileAccess(List<Path> directories) {
-    if (confined) {
-      return; // for good: DuckDB allows no change once external access is off
-    }
-    List<String> allowed = new ArrayList<>();
-    for (Path directory : directories) {
-      allowed.add(directory.toAbsolutePath().normalize() + java.io.File.separator);
-    }
-    allowed.add(tempDirectory.toAbsolutePath().normalize() + java.io.File.separator);
-    try (EngineConnection connection = engine().connect()) {
-      connection.execute("SET allowed_directories = " + SqlText.literalList(allowed));
-      connection.execute("SET enable_external_access = false");
-    }
-    confined = true;
+  /** Confines DuckDB's file access for good (see {@link LakeContext#confineFileAccess}). */
+  public void confineFileAccess(List<Path> directories) {
+    context.confineFileAccess(directories);
   }
 
   /**
@@ -637,10 +614,7 @@ public final class LakeCatalog implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (engine != null) {
-      engine.close();
-      engine = null;
-    }
+    context.close();
     if (catalog instanceof Closeable closeable) {
       try {
         closeable.close();
