@@ -3,6 +3,7 @@ package dev.timelake;
 import dev.timelake.engine.SqlText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -10,6 +11,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** Small fixtures shared by tests of several packages: table definitions, reads, file listings. */
 public final class TestTables {
@@ -94,6 +101,38 @@ public final class TestTables {
   /** {@code utc(Instant.parse(text))}. */
   public static OffsetDateTime utc(String instant) {
     return utc(Instant.parse(instant));
+  }
+
+  /**
+   * Adds {@code readings} to {@code append} and commits it: rows {@code {key, time, value}} (a
+   * String, an Instant, a Double or null) of a table shaped as {@link #readings} or {@link
+   * #tagReadings}, whose series key column is {@code keyColumn}. The same rows in the same order as
+   * one {@code append.row(key, time, value)} each, handed over as one Arrow batch: {@code
+   * Append.row} stages every row through its own JDBC insert (about 0.15 ms a row, 3.5 s for 20,000
+   * here), which a fixture of tens of thousands of readings need not pay. The row path has tests of
+   * its own.
+   */
+  public static AppendResult commitReadings(
+      Append append, String keyColumn, List<Object[]> readings) {
+    try (BufferAllocator allocator = new RootAllocator();
+        VarCharVector key = new VarCharVector(keyColumn, allocator);
+        TimeStampMicroTZVector time = new TimeStampMicroTZVector("time", allocator, "UTC");
+        Float8Vector value = new Float8Vector("value", allocator)) {
+      for (int i = 0; i < readings.size(); i++) {
+        Object[] reading = readings.get(i);
+        key.setSafe(i, ((String) reading[0]).getBytes(StandardCharsets.UTF_8));
+        time.setSafe(i, micros((Instant) reading[1]));
+        if (reading[2] == null) {
+          value.setNull(i);
+        } else {
+          value.setSafe(i, (Double) reading[2]);
+        }
+      }
+      try (VectorSchemaRoot root = VectorSchemaRoot.of(key, time, value)) {
+        root.setRowCount(readings.size());
+        return append.fromArrow(root).commit();
+      }
+    }
   }
 
   /** Microseconds since the epoch, without the overflow of {@code ChronoUnit.between}. */

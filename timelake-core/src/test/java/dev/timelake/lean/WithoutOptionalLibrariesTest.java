@@ -28,6 +28,10 @@ class WithoutOptionalLibrariesTest {
     Process process =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // A short-lived child, as the other tests' are: the quick compiler only and the
+                // serial collector (4.4 s instead of 6.4 here, 2 s less CPU).
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-cp",
                 leanClassPath(),

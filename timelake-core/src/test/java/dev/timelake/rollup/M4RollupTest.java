@@ -2,7 +2,6 @@ package dev.timelake.rollup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.Append;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.SameAnswers;
@@ -12,6 +11,7 @@ import dev.timelake.TestRandom;
 import dev.timelake.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,18 +38,19 @@ class M4RollupTest {
     lake = Lake.open(warehouse);
     Table raw = lake.createTable(TestTables.tagReadings("m.r").build());
     for (int batch = 0; batch < 2; batch++) {
-      Append append = raw.refresh().newAppend();
+      List<Object[]> readings = new ArrayList<>();
       for (String tag : List.of("a", "b", "c")) {
         for (long second = random.between(0, 10);
             second < 6 * 3600;
             second += random.between(1, 9)) {
           if (batch == 0 || random.nextInt(10) == 0) {
             Double value = random.nextInt(30) == 0 ? null : (double) random.between(-40, 40);
-            append.row(tag, T0.plusSeconds(second), value);
+            readings.add(new Object[] {tag, T0.plusSeconds(second), value});
           }
         }
       }
-      append.commit();
+      // One Arrow batch: the same rows, without staging each through its own insert.
+      TestTables.commitReadings(raw.refresh().newAppend(), "tag", readings);
     }
     session = lake.newSession();
     try (QueryResult ignored =

@@ -3,7 +3,6 @@ package dev.timelake.rollup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.timelake.Append;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.RollupInfo;
@@ -64,14 +63,12 @@ class SignalRollupTest {
         }
       }
     }
-    Append first = raw.newAppend();
-    readings.forEach(r -> first.row(r[0], r[1], r[2]));
-    first.commit();
-    Append copies = raw.refresh().newAppend();
-    readings.stream()
-        .filter(r -> random.nextInt(30) == 0)
-        .forEach(r -> copies.row(r[0], r[1], r[2]));
-    copies.commit();
+    // One Arrow batch per append: the same rows, without staging each through its own insert.
+    TestTables.commitReadings(raw.newAppend(), "tag", readings);
+    TestTables.commitReadings(
+        raw.refresh().newAppend(),
+        "tag",
+        readings.stream().filter(r -> random.nextInt(30) == 0).toList());
     session = lake.newSession();
     try (QueryResult ignored =
         session.sql(

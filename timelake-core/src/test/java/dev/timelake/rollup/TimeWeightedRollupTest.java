@@ -2,7 +2,6 @@ package dev.timelake.rollup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.Append;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.SameAnswers;
@@ -12,6 +11,7 @@ import dev.timelake.TestRandom;
 import dev.timelake.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,16 +39,17 @@ class TimeWeightedRollupTest {
     lake = Lake.open(warehouse);
     Table raw = lake.createTable(TestTables.tagReadings("w.r").build());
     for (int batch = 0; batch < 2; batch++) {
-      Append append = raw.refresh().newAppend();
+      List<Object[]> readings = new ArrayList<>();
       for (String tag : List.of("a", "b")) {
         for (long second = 0; second < 3 * 3600; second++) {
           if (batch == 0 ? random.nextInt(40) != 0 : random.nextInt(50) == 0) {
             Double value = random.nextInt(40) == 0 ? null : (double) random.between(-50, 50) / 4;
-            append.row(tag, T0.plusSeconds(second), value);
+            readings.add(new Object[] {tag, T0.plusSeconds(second), value});
           }
         }
       }
-      append.commit();
+      // One Arrow batch: the same rows, without staging each through its own insert.
+      TestTables.commitReadings(raw.refresh().newAppend(), "tag", readings);
     }
     session = lake.newSession();
     try (QueryResult ignored =

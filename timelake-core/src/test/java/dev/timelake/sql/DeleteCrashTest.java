@@ -24,6 +24,12 @@ class DeleteCrashTest {
 
   @TempDir Path warehouse;
 
+  /**
+   * The children's temporary folder: DuckDB's driver unpacks its 72 MB native library there on
+   * start and deletes it on exit, which a killed child never reaches.
+   */
+  @TempDir Path childTemp;
+
   @Test
   void aDeleteKilledAtAnyMomentLeavesTheTableBeforeOrAfterIt() throws Exception {
     try (Lake lake = Lake.open(warehouse);
@@ -105,6 +111,7 @@ class DeleteCrashTest {
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-Djava.io.tmpdir=" + childTemp,
                 "-cp",
                 System.getProperty("java.class.path"),
                 Statement.class.getName(),
