@@ -19,12 +19,7 @@ public final class StatementParser {
   static final java.time.Duration TIME_OUT = java.time.Duration.ofSeconds(6);
 
   private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          task -> {
-            Thread thread = new Thread(task, "timelake-sql-parser-watchdog");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Watchdogs.named("timelake-sql-parser-watchdog");
 
   private StatementParser() {}
 

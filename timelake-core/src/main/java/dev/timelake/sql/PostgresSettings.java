@@ -23,12 +23,7 @@ final class PostgresSettings {
 
   /** Cancels statements past their session's timeout; one daemon thread for every session. */
   static final java.util.concurrent.ScheduledExecutorService TIMER =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "timelake-statement-timeout");
-            thread.setDaemon(true);
-            return thread;
-          });
+      dev.timelake.engine.Watchdogs.named("timelake-statement-timeout");
 
   private static final Set<String> IGNORED =
       Set.of(

@@ -13,6 +13,7 @@ import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.Table;
+import dev.timelake.TestTables;
 import dev.timelake.ValidationException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -194,33 +195,13 @@ class AppendSourcesTest {
 
   @Test
   void appendsArrowBatch() {
-    try (BufferAllocator allocator = new RootAllocator();
-        VarCharVector device = new VarCharVector("device", allocator);
-        TimeStampMicroTZVector time = new TimeStampMicroTZVector("time", allocator, "UTC");
-        Float8Vector value = new Float8Vector("value", allocator)) {
-      List<Object[]> rows =
-          List.of(
-              new Object[] {"b", T1, null},
-              new Object[] {"a", T1, 1.5},
-              new Object[] {"a", T2, 2.5});
-      for (int i = 0; i < rows.size(); i++) {
-        Object[] row = rows.get(i);
-        device.setSafe(i, ((String) row[0]).getBytes(StandardCharsets.UTF_8));
-        time.setSafe(i, micros((Instant) row[1]));
-        if (row[2] == null) {
-          value.setNull(i);
-        } else {
-          value.setSafe(i, (Double) row[2]);
-        }
-      }
-      try (VectorSchemaRoot root = VectorSchemaRoot.of(device, time, value)) {
-        root.setRowCount(rows.size());
+    List<Object[]> rows =
+        List.of(
+            new Object[] {"b", T1, null}, new Object[] {"a", T1, 1.5}, new Object[] {"a", T2, 2.5});
 
-        AppendResult result = table.newAppend().fromArrow(root).commit();
+    AppendResult result = TestTables.commitReadings(table.newAppend(), "device", rows);
 
-        assertThat(result.rows()).isEqualTo(3);
-      }
-    }
+    assertThat(result.rows()).isEqualTo(3);
     assertThat(contents()).isEqualTo(EXPECTED);
   }
 
