@@ -170,6 +170,39 @@ public final class SyntaxTrees {
     return parenthesized(result);
   }
 
+  /**
+   * The terms of a conjunction, parentheses around it and its terms taken off; empty for no
+   * expression (a SELECT without WHERE).
+   */
+  public static List<Expression> conjuncts(Expression expression) {
+    List<Expression> terms = new java.util.ArrayList<>();
+    if (expression == null) {
+      return terms;
+    }
+    Expression current = unparenthesized(expression);
+    if (current instanceof AndExpression and) {
+      terms.addAll(conjuncts(and.getLeftExpression()));
+      terms.addAll(conjuncts(and.getRightExpression()));
+    } else {
+      terms.add(current);
+    }
+    return terms;
+  }
+
+  /** The expression inside any parentheses around it. */
+  public static Expression unparenthesized(Expression expression) {
+    Expression current = expression;
+    while (true) {
+      if (current instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
+        current = list.get(0);
+      } else if (current instanceof net.sf.jsqlparser.expression.Parenthesis parenthesis) {
+        current = parenthesis.getExpression();
+      } else {
+        return current;
+      }
+    }
+  }
+
   /** {@code (expression)}. */
   public static Expression parenthesized(Expression expression) {
     if (expression instanceof ParenthesedExpressionList<?> list && list.size() == 1) {

@@ -2,6 +2,7 @@ package dev.timelake.read;
 
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
+import dev.timelake.engine.SyntaxTrees;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
-import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.schema.Column;
@@ -39,7 +39,7 @@ final class KeyFilter {
       return Optional.empty();
     }
     List<Expression> pushable = new ArrayList<>();
-    for (Expression conjunct : conjuncts(where)) {
+    for (Expression conjunct : SyntaxTrees.conjuncts(where)) {
       if (readsOnlyKeys(conjunct, keyColumns, qualifiers)) {
         pushable.add(conjunct);
       }
@@ -47,10 +47,15 @@ final class KeyFilter {
     if (pushable.isEmpty()) {
       return Optional.empty();
     }
-    // The statement's own nodes, not copies: they are only read and printed (see text).
+    // The statement's own nodes, not copies: they are only read and printed (see text). A
+    // conjunct that is an OR is parenthesized, so that it keeps its meaning next to the others.
     Expression combined = null;
     for (Expression conjunct : pushable) {
-      combined = combined == null ? conjunct : new AndExpression(combined, conjunct);
+      Expression term =
+          conjunct instanceof net.sf.jsqlparser.expression.operators.conditional.OrExpression
+              ? SyntaxTrees.parenthesized(conjunct)
+              : conjunct;
+      combined = combined == null ? term : new AndExpression(combined, term);
     }
     return Optional.of(combined);
   }
@@ -71,19 +76,6 @@ final class KeyFilter {
         },
         null);
     return reads.get();
-  }
-
-  private static List<Expression> conjuncts(Expression expression) {
-    List<Expression> all = new ArrayList<>();
-    if (expression instanceof AndExpression and) {
-      all.addAll(conjuncts(and.getLeftExpression()));
-      all.addAll(conjuncts(and.getRightExpression()));
-    } else if (expression instanceof Parenthesis parenthesis) {
-      all.addAll(conjuncts(parenthesis.getExpression()));
-    } else {
-      all.add(expression);
-    }
-    return all;
   }
 
   private static boolean readsOnlyKeys(

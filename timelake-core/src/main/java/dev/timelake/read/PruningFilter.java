@@ -3,6 +3,7 @@ package dev.timelake.read;
 import dev.timelake.ColumnType;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
+import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,6 @@ import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
-import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import org.apache.iceberg.expressions.Expressions;
 
@@ -63,7 +63,7 @@ final class PruningFilter {
     if (where == null) {
       return filter;
     }
-    for (Expression term : conjuncts(where)) {
+    for (Expression term : SyntaxTrees.conjuncts(where)) {
       Optional<org.apache.iceberg.expressions.Expression> converted = convert(term);
       if (converted.isPresent()) {
         filter = Expressions.and(filter, converted.get());
@@ -72,28 +72,8 @@ final class PruningFilter {
     return filter;
   }
 
-  private static List<Expression> conjuncts(Expression expression) {
-    List<Expression> terms = new ArrayList<>();
-    Expression unwrapped = unwrap(expression);
-    if (unwrapped instanceof AndExpression and) {
-      terms.addAll(conjuncts(and.getLeftExpression()));
-      terms.addAll(conjuncts(and.getRightExpression()));
-    } else {
-      terms.add(unwrapped);
-    }
-    return terms;
-  }
-
-  private static Expression unwrap(Expression expression) {
-    Expression current = expression;
-    while (current instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
-      current = list.get(0);
-    }
-    return current;
-  }
-
   private Optional<org.apache.iceberg.expressions.Expression> convert(Expression term) {
-    Expression expression = unwrap(term);
+    Expression expression = SyntaxTrees.unparenthesized(term);
     if (expression instanceof OrExpression or) {
       Optional<org.apache.iceberg.expressions.Expression> left = convert(or.getLeftExpression());
       Optional<org.apache.iceberg.expressions.Expression> right = convert(or.getRightExpression());
@@ -103,7 +83,7 @@ final class PruningFilter {
     }
     if (expression instanceof AndExpression) {
       List<org.apache.iceberg.expressions.Expression> parts = new ArrayList<>();
-      for (Expression part : conjuncts(expression)) {
+      for (Expression part : SyntaxTrees.conjuncts(expression)) {
         convert(part).ifPresent(parts::add);
       }
       return parts.stream().reduce(Expressions::and);
@@ -273,7 +253,7 @@ final class PruningFilter {
 
   /** The key column a reference means, if it is one of this table's time or series-key columns. */
   private Optional<String> column(Expression expression) {
-    Column reference = SyntaxNames.column(unwrap(expression)).orElse(null);
+    Column reference = SyntaxNames.column(SyntaxTrees.unparenthesized(expression)).orElse(null);
     if (reference == null) {
       return Optional.empty();
     }

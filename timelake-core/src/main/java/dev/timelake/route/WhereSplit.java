@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
+import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.rollup.UnsupportedPart;
 import dev.timelake.table.TableContract;
 import dev.timelake.time.IntervalSet;
@@ -28,7 +29,6 @@ import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
-import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -56,7 +56,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
     Splitter splitter = new Splitter(raw, alias, constants);
     IntervalSet time = IntervalSet.all();
     if (where != null) {
-      for (Expression term : conjuncts(where)) {
+      for (Expression term : SyntaxTrees.conjuncts(where)) {
         Optional<IntervalSet> instants = splitter.instants(term);
         if (instants.isPresent()) {
           time = time.intersect(instants.get());
@@ -72,26 +72,6 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
       }
     }
     return new WhereSplit(time, splitter.keyFilters, splitter.columns);
-  }
-
-  private static List<Expression> conjuncts(Expression expression) {
-    List<Expression> terms = new ArrayList<>();
-    Expression current = unwrap(expression);
-    if (current instanceof AndExpression and) {
-      terms.addAll(conjuncts(and.getLeftExpression()));
-      terms.addAll(conjuncts(and.getRightExpression()));
-    } else {
-      terms.add(current);
-    }
-    return terms;
-  }
-
-  static Expression unwrap(Expression expression) {
-    Expression current = expression;
-    while (current instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
-      current = list.get(0);
-    }
-    return current;
   }
 
   private static final class Splitter {
@@ -111,7 +91,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
 
     /** The instants a term on the time column keeps; empty when it is not such a term. */
     Optional<IntervalSet> instants(Expression term) {
-      Expression current = unwrap(term);
+      Expression current = SyntaxTrees.unparenthesized(term);
       if (current instanceof AndExpression and) {
         return both(and, true);
       }
@@ -203,7 +183,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
     }
 
     private boolean isTime(Expression expression) {
-      return resolve(unwrap(expression)).map(time::equals).orElse(false);
+      return resolve(SyntaxTrees.unparenthesized(expression)).map(time::equals).orElse(false);
     }
 
     /** The raw column a reference means, when it names this table's column. */

@@ -30,6 +30,15 @@ class KeyFilterTest {
   }
 
   @Test
+  void aConjunctThatIsAnOrKeepsItsParenthesesBesideTheOthers() throws Exception {
+    // Printed bare, "tag = 'a' OR tag = 'b' AND time < …" would read tag 'a' at any time.
+    assertThat(
+            pushed(
+                "((tag = 'a' OR tag = 'b')) AND value > 1 AND (time < TIMESTAMPTZ '2026-01-02')"))
+        .contains("(tag = 'a' OR tag = 'b') AND time < TIMESTAMPTZ '2026-01-02'");
+  }
+
+  @Test
   void printsWithoutQualifiersOutsideSubqueriesAndLeavesTheStatementAsItWas() throws Exception {
     Expression where =
         CCJSqlParserUtil.parseCondExpression(
