@@ -67,8 +67,9 @@ sealed interface ClassifiedStatement {
       implements ClassifiedStatement {}
 
   /**
-   * Sorts one statement. QuestDB's {@code LATEST ON} is read as the QUALIFY it means first, so
-   * every path (execution, describe) sees the same standard text.
+   * Sorts one statement. QuestDB's {@code LATEST ON} is read as the QUALIFY it means first, and its
+   * {@code SAMPLE BY} as a GROUP BY marker (see {@link dev.timelake.fill.SampleBy}), so every path
+   * (execution, describe) sees text that parses.
    *
    * @throws dev.timelake.ValidationException for a statement of Timelake's own kinds that cannot be
    *     read (a malformed rollup statement, PREPARE or rollback call), naming what was expected
@@ -79,6 +80,11 @@ sealed interface ClassifiedStatement {
     Optional<String> latestOn = LatestRows.latestOn(text, tokens);
     if (latestOn.isPresent()) {
       text = latestOn.get();
+      tokens = statementTokens(SqlLexer.tokens(text).tokens());
+    }
+    Optional<String> sampleBy = dev.timelake.fill.SampleBy.spelled(text, tokens);
+    if (sampleBy.isPresent()) {
+      text = sampleBy.get();
       tokens = statementTokens(SqlLexer.tokens(text).tokens());
     }
     return classify(text, tokens);

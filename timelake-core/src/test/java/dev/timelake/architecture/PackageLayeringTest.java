@@ -45,6 +45,7 @@ class PackageLayeringTest {
           "table",
           "storage",
           "engine",
+          "fill",
           "catalog",
           "index",
           "read",
