@@ -148,13 +148,12 @@ record GapFillQuery(
       }
       return items.get(index).getExpression();
     }
-    if (grouped instanceof Column column && column.getTable() == null) {
-      for (SelectItem<?> item : items) {
-        if (item.getAlias() != null
-            && SyntaxNames.unquote(item.getAlias().getName())
-                .equalsIgnoreCase(SyntaxNames.unquote(column.getColumnName()))) {
-          return item.getExpression();
-        }
+    // An alias; printed, since a word such as hour may not parse as a column.
+    String name = SyntaxNames.unquote(grouped.toString());
+    for (SelectItem<?> item : items) {
+      if (item.getAlias() != null
+          && SyntaxNames.unquote(item.getAlias().getName()).equalsIgnoreCase(name)) {
+        return item.getExpression();
       }
     }
     return grouped;

@@ -57,10 +57,10 @@ class GapFillTest {
   void everyBucketOfTheRangeAppearsOncePerSeriesWithRowsInIt() {
     assertThat(
             rows(
-                "SELECT tag, time_bucket_gapfill(INTERVAL '1 minute', time) AS m, avg(value) AS v,"
+                "SELECT tag, time_bucket_gapfill(INTERVAL '1 minute', time) AS minute, avg(value) AS v,"
                     + " locf(avg(value)) AS l, interpolate(avg(value)) AS i FROM g.r"
                     + RANGE
-                    + " GROUP BY tag, m"))
+                    + " GROUP BY tag, minute"))
         .containsExactly(
             "a 00:00 1.0 1.0 1.0",
             "a 00:01 3.0 3.0 3.0",
