@@ -136,6 +136,11 @@ public final class RollupStore {
     return rollups;
   }
 
+  /** True when the raw table lists rollups (they may have been dropped since). */
+  public static boolean listsRollups(TableContract raw) {
+    return !listed(raw).isEmpty();
+  }
+
   private static Set<TableName> listed(LoadedTable raw) {
     return listed(raw.contract());
   }

@@ -75,14 +75,17 @@ public final class RollupRouter {
       return Optional.empty();
     }
     PinnedTable raw = found.get();
-    List<Rollup> rollups = RollupStore.rollupsOf(tables, raw.contract());
-    if (rollups.isEmpty()) {
+    if (!RollupStore.listsRollups(raw.contract())) {
       return Optional.empty();
     }
-    return Optional.of(new SelectRoute(name, decide(select, raw, rollups)));
+    return Optional.of(new SelectRoute(name, decide(select, raw)));
   }
 
-  private RouteDecision decide(PlainSelect select, PinnedTable raw, List<Rollup> rollups) {
+  /**
+   * Whether and how the rollups answer {@code select}. The SELECT is taken apart before the rollups
+   * are looked up, so a query no rollup could answer (a point read) costs no lookup.
+   */
+  private RouteDecision decide(PlainSelect select, PinnedTable raw) {
     TableContract contract = raw.contract();
     if (!settings.isEnabled(Settings.ROLLUP_ROUTING, contract)) {
       return RouteDecision.notRouted("rollup-routing is off", List.of());
@@ -102,6 +105,11 @@ public final class RollupRouter {
           SelectAnalyzer.analyze(select, contract, constants, connection.aggregateFunctions());
     } catch (UnsupportedPart e) {
       return RouteDecision.notRouted(e.getMessage(), List.of());
+    }
+    List<Rollup> rollups = RollupStore.rollupsOf(tables, contract);
+    if (rollups.isEmpty()) {
+      return RouteDecision.notRouted(
+          "the rollups " + contract.name() + " lists no longer exist", List.of());
     }
     RouteCandidates weighed = new RouteCandidates(raw);
     RouteDecision decision =
