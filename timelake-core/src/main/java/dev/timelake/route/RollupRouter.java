@@ -82,6 +82,26 @@ public final class RollupRouter {
   }
 
   /**
+   * A bucket of the query whose grid the session's time zone moves: outside UTC, date_trunc and
+   * date_bin bucket instants in the session's zone. time_bucket without a zone argument buckets
+   * them in UTC whatever the session's (DuckDB's rule, as TimescaleDB's), as a range without a
+   * bucket has no grid, so those answer from rollups in any session.
+   */
+  private Optional<String> zonedBucket(AnalyzedSelect analyzed) {
+    if (connection.isUtc()) {
+      return Optional.empty();
+    }
+    for (net.sf.jsqlparser.expression.Expression bucket : analyzed.bucketNodes()) {
+      if (!(bucket instanceof net.sf.jsqlparser.expression.Function call)
+          || call.getName() == null
+          || !call.getName().equalsIgnoreCase("time_bucket")) {
+        return Optional.of(bucket.toString());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * Whether and how the rollups answer {@code select}. The SELECT is taken apart before the rollups
    * are looked up, so a query no rollup could answer (a point read) costs no lookup.
    */
@@ -89,11 +109,6 @@ public final class RollupRouter {
     TableContract contract = raw.contract();
     if (!settings.isEnabled(Settings.ROLLUP_ROUTING, contract)) {
       return RouteDecision.notRouted("rollup-routing is off", List.of());
-    }
-    if (!connection.isUtc()) {
-      return RouteDecision.notRouted(
-          "the session's TimeZone is " + connection.timeZone() + "; rollups bucket in UTC",
-          List.of());
     }
     if (!settings.isEnabled(Settings.READ_DEDUP, contract)) {
       return RouteDecision.notRouted(
@@ -105,6 +120,16 @@ public final class RollupRouter {
           SelectAnalyzer.analyze(select, contract, constants, connection.aggregateFunctions());
     } catch (UnsupportedPart e) {
       return RouteDecision.notRouted(e.getMessage(), List.of());
+    }
+    Optional<String> zoned = zonedBucket(analyzed);
+    if (zoned.isPresent()) {
+      return RouteDecision.notRouted(
+          "the session's TimeZone is "
+              + connection.timeZone()
+              + ", in which "
+              + zoned.get()
+              + " buckets; rollups bucket in UTC",
+          List.of());
     }
     List<Rollup> rollups = RollupStore.rollupsOf(tables, contract);
     if (rollups.isEmpty()) {

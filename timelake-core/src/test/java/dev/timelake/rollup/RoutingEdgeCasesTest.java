@@ -102,7 +102,7 @@ class RoutingEdgeCasesTest {
   }
 
   @Test
-  void aSessionOutsideUtcIsNotRoutedAndBucketsInItsZone() {
+  void aSessionOutsideUtcRoutesWhatItsZoneCannotMoveAndBucketsTheRestInItsZone() {
     sql("SET TimeZone = 'Asia/Kolkata'");
     try {
       assertThat(
@@ -110,9 +110,26 @@ class RoutingEdgeCasesTest {
           .isFalse();
       assertThat(
               compare(
-                  "SELECT tag, time_bucket(INTERVAL '1 day', time) AS d, max(value) FROM e.r"
-                      + " GROUP BY ALL"))
+                  "SELECT tag, date_bin(INTERVAL '1 day', time, TIMESTAMPTZ '2026-01-01"
+                      + " 00:00:00+00') AS d, max(value) FROM e.r GROUP BY ALL"))
           .isFalse();
+      // time_bucket without a zone buckets in UTC in any session; a range has no grid at all.
+      assertThat(
+              compare(
+                  "SELECT tag, time_bucket(INTERVAL '1 day', time) AS d, max(value), count(*) FROM"
+                      + " e.r GROUP BY ALL ORDER BY ALL"))
+          .isTrue();
+      assertThat(
+              compare(
+                  "SELECT tag, time_bucket(INTERVAL '1 hour', time) AS h, avg(value) FROM e.r"
+                      + " WHERE time >= '2026-01-02 05:30:00' AND time < '2026-01-03' GROUP BY"
+                      + " ALL ORDER BY ALL"))
+          .isTrue();
+      assertThat(
+              compare(
+                  "SELECT tag, max(value), count(*) FROM e.r WHERE time >= '2026-01-02' GROUP BY"
+                      + " tag ORDER BY tag"))
+          .isTrue();
     } finally {
       sql("SET TimeZone = 'UTC'");
     }
