@@ -175,8 +175,12 @@ public final class Lake implements AutoCloseable {
   /** Brings the rollup {@code name} up to date with its raw table now. */
   public RefreshReport refreshRollup(TableName name) {
     try (EngineConnection connection = catalog.engine().connect()) {
-      return new RefreshScheduler(catalog, connection, message -> {})
-          .refresh(name, java.time.Instant.now());
+      java.time.Instant now = java.time.Instant.now();
+      RefreshReport report =
+          new RefreshScheduler(catalog, connection, message -> {}).refresh(name, now);
+      dev.timelake.maintain.InlineMaintenance.afterRefresh(
+          catalog, name, connection, now, message -> {});
+      return report;
     }
   }
 

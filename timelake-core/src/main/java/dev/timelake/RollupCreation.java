@@ -91,14 +91,17 @@ public final class RollupCreation {
         new RollupStatement(
             RollupStatement.Kind.CREATE, name, ifNotExists, select, TableOptions.format(options));
     try (EngineConnection connection = catalog.engine().connect()) {
-      return Optional.of(
+      RefreshReport report =
           new RefreshScheduler(catalog, connection, progress)
               .create(
                   RollupDefinitions.define(
                       statement,
                       table -> catalog.require(table).contract(),
                       new ConstantEvaluator(connection)),
-                  clock.instant()));
+                  clock.instant());
+      dev.timelake.maintain.InlineMaintenance.afterRefresh(
+          catalog, name, connection, clock.instant(), progress);
+      return Optional.of(report);
     }
   }
 }

@@ -101,6 +101,32 @@ public final class InlineMaintenance {
     }
   }
 
+  /**
+   * A rollup's own inline maintenance after a refresh or its creation appended to it, when its
+   * {@code auto-maintain} is on: a refresh writes a file per window, which a routed query would
+   * otherwise bind one by one. A failure is logged and never undoes the refresh.
+   */
+  public static void afterRefresh(
+      LakeCatalog catalog,
+      TableName rollup,
+      EngineConnection connection,
+      Instant now,
+      Consumer<String> progress) {
+    try {
+      if (Boolean.parseBoolean(
+          catalog.require(rollup).contract().setting(Settings.AUTO_MAINTAIN).orElse("true"))) {
+        maintainRollup(catalog, rollup, connection, now, progress);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Inline maintenance of rollup "
+              + rollup
+              + " failed after its refresh (the refresh stands)",
+          e);
+    }
+  }
+
   /** A rollup's own inline maintenance after a refresh appended to it. */
   private static void maintainRollup(
       LakeCatalog catalog,

@@ -6,6 +6,7 @@ import dev.timelake.StatementKind;
 import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.maintain.InlineMaintenance;
 import dev.timelake.refresh.RefreshPlan;
 import dev.timelake.refresh.RefreshScheduler;
 import dev.timelake.rollup.RollupDefinition;
@@ -51,6 +52,7 @@ final class RollupStatements {
                 name -> catalog.require(name).contract(),
                 new ConstantEvaluator(connection.get()));
         RefreshReport report = refreshes.create(definition, now);
+        InlineMaintenance.afterRefresh(catalog, statement.name(), connection.get(), now, m -> {});
         yield StatementOutcome.wrote(
             StatementKind.CREATE_ROLLUP,
             "Created rollup " + statement.name() + " (" + report.rowsWritten() + " rows)",
@@ -59,6 +61,7 @@ final class RollupStatements {
       }
       case REFRESH -> {
         RefreshReport report = refreshes.refresh(statement.name(), now);
+        InlineMaintenance.afterRefresh(catalog, statement.name(), connection.get(), now, m -> {});
         yield StatementOutcome.wrote(
             StatementKind.REFRESH_ROLLUP,
             "Refreshed rollup "
