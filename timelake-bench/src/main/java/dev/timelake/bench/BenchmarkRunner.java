@@ -33,8 +33,8 @@ import java.util.regex.Pattern;
  * Runs the IIoT benchmark ({@code BENCHMARK.md}) on the plant in a warehouse, generating it first
  * when {@code iiot.readings} is missing. Every query runs in every {@link Configuration}, side by
  * side in one run: Timelake with routing off, Timelake with rollups and routing on, plain DuckDB
- * over the same data files, DuckDB removing copies with {@code QUALIFY}, and QuestDB (embedded, the
- * same readings without copies) on its raw table and on its materialized views.
+ * over the same data files, DuckDB removing copies with {@code QUALIFY}, and QuestDB (in a child
+ * JVM, the same readings without copies) on its raw table and on its materialized views.
  *
  * <pre>{@code
  * BenchmarkReport report = BenchmarkRunner.builder()
@@ -155,7 +155,7 @@ public final class BenchmarkRunner {
         + ", DuckDB memory_limit "
         + memoryLimit
         + " for each of 3 engines"
-        + (questdb ? ", QuestDB " + QuestdbServer.version() + " embedded" : "");
+        + (questdb ? ", QuestDB " + QuestdbServer.version() + " in a child JVM" : "");
   }
 
   /**
@@ -326,8 +326,8 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Leaves QuestDB out: by default the runner starts an embedded QuestDB on loopback, loads the
-     * readings without copies and queries it side by side (configurations {@code questdb} and
+     * Leaves QuestDB out: by default the runner starts QuestDB in a child JVM on loopback, loads
+     * the readings without copies and queries it side by side (configurations {@code questdb} and
      * {@code questdb-views}) in the queries on the table as loaded.
      */
     public Builder withoutQuestdb() {

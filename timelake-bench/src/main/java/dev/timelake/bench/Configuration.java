@@ -11,8 +11,8 @@ public enum Configuration {
   /** Plain DuckDB removing copies with {@code QUALIFY row_number() … = 1}. */
   DUCKDB_QUALIFY("duckdb-qualify"),
   /**
-   * QuestDB (embedded, on loopback) with the deduplicated readings in a table with {@code DEDUP
-   * UPSERT KEYS(time, tag)}, queried in its own SQL over its PostgreSQL protocol.
+   * QuestDB (in a child JVM, on loopback) with the deduplicated readings in a table with {@code
+   * DEDUP UPSERT KEYS(time, tag)}, queried in its own SQL over its PostgreSQL protocol.
    */
   QUESTDB("questdb"),
   /** QuestDB querying its materialized views by hand, where one answers the query. */

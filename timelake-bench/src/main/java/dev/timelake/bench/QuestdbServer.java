@@ -27,12 +27,13 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * An embedded QuestDB for the benchmark: started in a folder of its own, bound to 127.0.0.1 with
- * only its PostgreSQL protocol on (no HTTP, no line protocol, no telemetry), loaded with the
- * plant's readings after copies are removed (the newest {@code _ingest_ts} wins, the rule {@code
- * duckdb-qualify} uses) into a WAL table with {@code DEDUP UPSERT KEYS(time, tag)}, and given the
- * materialized views of {@link QuestdbQueries#VIEW_DEFINITIONS}. Closing it stops the server and
- * deletes its folder.
+ * QuestDB for the benchmark, in a child JVM of its own (embedded in the runner's, its polling
+ * worker pools took CPU from every Timelake and DuckDB figure on a small machine: about 2× on
+ * millisecond queries): started in a folder of its own, bound to 127.0.0.1 with only its PostgreSQL
+ * protocol on (no HTTP, no line protocol, no telemetry), loaded with the plant's readings after
+ * copies are removed (the newest {@code _ingest_ts} wins, the rule {@code duckdb-qualify} uses)
+ * into a WAL table with {@code DEDUP UPSERT KEYS(time, tag)}, and given the materialized views of
+ * {@link QuestdbQueries#VIEW_DEFINITIONS}. Closing it stops the server and deletes its folder.
  *
  * <p>The readings travel as one Parquet file sorted by time, written by DuckDB from the table's
  * data files and read by QuestDB's {@code read_parquet}: the fastest bulk path QuestDB offers, so
@@ -45,11 +46,13 @@ final class QuestdbServer implements AutoCloseable {
   private static final String PASSWORD = "quest";
   private static final Duration WAIT = Duration.ofMinutes(60);
 
+  private static final Duration START = Duration.ofMinutes(2);
+
   private final Path root;
-  private final ServerMain server;
+  private final Process server;
   private final int pgPort;
 
-  private QuestdbServer(Path root, ServerMain server, int pgPort) {
+  private QuestdbServer(Path root, Process server, int pgPort) {
     this.root = root;
     this.server = server;
     this.pgPort = pgPort;
@@ -95,20 +98,59 @@ final class QuestdbServer implements AutoCloseable {
               "w.file.location=" + root.resolve("questdb.log"),
               "w.file.level=ERROR,CRITICAL,ADVISORY",
               ""));
-      ServerMain server = new ServerMain("-d", root.toString());
+      Process server =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  ServerMain.class.getName(),
+                  "-d",
+                  root.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(root.resolve("console.log").toFile())
+              .start();
+      QuestdbServer started = new QuestdbServer(root, server, pgPort);
       try {
-        server.start();
+        started.awaitConnections();
       } catch (RuntimeException e) {
-        server.close();
+        server.destroyForcibly();
         throw e;
       }
-      return new QuestdbServer(root, server, pgPort);
+      return started;
     } catch (IOException | RuntimeException e) {
       if (root != null) {
         delete(root);
       }
       throw new TimelakeException(
           ErrorCode.INTERNAL, "Cannot start QuestDB for the benchmark: " + e.getMessage(), e);
+    }
+  }
+
+  /** Waits until the child answers on its PostgreSQL port; fails if it exits or takes too long. */
+  private void awaitConnections() {
+    long deadline = System.nanoTime() + START.toNanos();
+    while (true) {
+      if (!server.isAlive()) {
+        throw new IllegalStateException(
+            "QuestDB exited with status "
+                + server.exitValue()
+                + "; see "
+                + root.resolve("console.log"));
+      }
+      try (Connection ignored = connect()) {
+        return;
+      } catch (SQLException e) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "QuestDB did not accept connections within " + START.toSeconds() + " s", e);
+        }
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while QuestDB started", e);
+      }
     }
   }
 
@@ -333,7 +375,15 @@ final class QuestdbServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close();
+    server.destroy();
+    try {
+      if (!server.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        server.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      server.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
     delete(root);
   }
 

@@ -199,7 +199,7 @@ class BenchmarkRunnerTest {
         .endsWith(
             ", DuckDB memory_limit "
                 + BenchmarkRunner.defaultMemoryLimit()
-                + " for each of 3 engines, QuestDB 9.2.0 embedded");
+                + " for each of 3 engines, QuestDB 9.2.0 in a child JVM");
     assertThat(BenchmarkRunner.defaultMemoryLimit()).matches("[0-9]+GB");
   }
 

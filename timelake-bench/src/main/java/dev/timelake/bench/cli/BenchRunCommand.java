@@ -103,7 +103,7 @@ final class BenchRunCommand implements Callable<Integer> {
   @Option(
       names = "--without-questdb",
       description =
-          "Leave QuestDB out. By default the run starts an embedded QuestDB bound to 127.0.0.1"
+          "Leave QuestDB out. By default the run starts QuestDB in a child JVM bound to 127.0.0.1"
               + " (PostgreSQL protocol only, in a temporary folder deleted afterwards), loads the"
               + " readings without copies into a table with DEDUP UPSERT KEYS(time, tag), builds"
               + " its materialized views and runs every query it can ask side by side (columns"
