@@ -27,13 +27,13 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * QuestDB for the benchmark, in a child JVM of its own (embedded in the runner's, its polling
- * worker pools took CPU from every Timelake and DuckDB figure on a small machine: about 2× on
- * millisecond queries): started in a folder of its own, bound to 127.0.0.1 with only its PostgreSQL
- * protocol on (no HTTP, no line protocol, no telemetry), loaded with the plant's readings after
- * copies are removed (the newest {@code _ingest_ts} wins, the rule {@code duckdb-qualify} uses)
- * into a WAL table with {@code DEDUP UPSERT KEYS(time, tag)}, and given the materialized views of
- * {@link QuestdbQueries#VIEW_DEFINITIONS}. Closing it stops the server and deletes its folder.
+ * QuestDB for the benchmark, in a child JVM of its own (its heap, off-heap memory and worker
+ * threads apart from the engines measured beside it): started in a folder of its own, bound to
+ * 127.0.0.1 with only its PostgreSQL protocol on (no HTTP, no line protocol, no telemetry), loaded
+ * with the plant's readings after copies are removed (the newest {@code _ingest_ts} wins, the rule
+ * {@code duckdb-qualify} uses) into a WAL table with {@code DEDUP UPSERT KEYS(time, tag)}, and
+ * given the materialized views of {@link QuestdbQueries#VIEW_DEFINITIONS}. Closing it stops the
+ * server and deletes its folder.
  *
  * <p>The readings travel as one Parquet file sorted by time, written by DuckDB from the table's
  * data files and read by QuestDB's {@code read_parquet}: the fastest bulk path QuestDB offers, so
