@@ -54,12 +54,21 @@ public final class SameAnswers {
   private static String sortKey(List<Object> row) {
     StringBuilder key = new StringBuilder();
     for (Object value : row) {
-      key.append(
-              value instanceof Number number
-                  ? String.format(Locale.ROOT, "%.6e", number.doubleValue())
-                  : String.valueOf(value))
+      key.append(value instanceof Number number ? numberKey(number) : String.valueOf(value))
           .append('|');
     }
     return key.toString();
+  }
+
+  /**
+   * A number rounded to 7 digits, so that the rounding of sums cannot reorder rows; a large whole
+   * number (seconds since 1970, a count) exactly, since 7 digits would tell none of them apart.
+   */
+  private static String numberKey(Number number) {
+    double value = number.doubleValue();
+    if (Math.abs(value) >= 1e6 && value == Math.rint(value) && Math.abs(value) < 1e18) {
+      return String.format(Locale.ROOT, "%020d", (long) value);
+    }
+    return String.format(Locale.ROOT, "%.6e", value);
   }
 }

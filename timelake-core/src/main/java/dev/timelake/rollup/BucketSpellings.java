@@ -2,20 +2,27 @@ package dev.timelake.rollup;
 
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
+import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.time.BucketGrid;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
+import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 
 /**
  * The bucket grid of an expression that buckets a time column, in any of the spellings SQL users
  * and dashboards send: {@code time_bucket(width, time [, origin | offset])}, {@code date_bin(width,
- * time [, origin])} and {@code date_trunc('unit', time)}. Instants are bucketed in UTC (a Timelake
- * session's time zone).
+ * time [, origin])}, {@code date_trunc('unit', time)} and Grafana's {@code $__timeGroup} without
+ * its TimescaleDB option, {@code floor(extract(epoch from time)/n)*n} (the bucket's start in
+ * seconds since 1970, a number). Instants are bucketed in UTC (a Timelake session's time zone).
  */
 public final class BucketSpellings {
   private static final long SECOND = 1_000_000L;
@@ -74,6 +81,10 @@ public final class BucketSpellings {
    */
   public static Optional<BucketGrid> grid(
       Expression expression, String timeColumn, ConstantEvaluator constants) {
+    Optional<Long> seconds = epochSecondsWidth(expression, timeColumn);
+    if (seconds.isPresent()) {
+      return Optional.of(BucketGrid.of(seconds.get() * SECOND, BucketGrid.EPOCH_ORIGIN_MICROS));
+    }
     if (!(expression instanceof Function function)) {
       return Optional.empty();
     }
@@ -172,6 +183,66 @@ public final class BucketSpellings {
         function
             + ": the third argument must be a constant origin timestamp or offset interval"
             + " (a time zone buckets in local time, which has no fixed grid)");
+  }
+
+  /**
+   * The width {@code n} of {@code floor(extract(epoch from time)/n)*n} (a whole number of seconds,
+   * the same twice, parentheses anywhere); empty for any other expression.
+   */
+  private static Optional<Long> epochSecondsWidth(Expression expression, String timeColumn) {
+    if (!(SyntaxTrees.unparenthesized(expression) instanceof Multiplication times)
+        || !(SyntaxTrees.unparenthesized(times.getLeftExpression()) instanceof Function floor)
+        || floor.getName() == null
+        || !floor.getName().equalsIgnoreCase("floor")
+        || floor.getParameters() == null
+        || floor.getParameters().size() != 1
+        || !(SyntaxTrees.unparenthesized((Expression) floor.getParameters().get(0))
+            instanceof Division divided)
+        || !(SyntaxTrees.unparenthesized(divided.getLeftExpression())
+            instanceof ExtractExpression extract)
+        || !"epoch".equalsIgnoreCase(extract.getName())
+        || !isColumn(extract.getExpression(), timeColumn)) {
+      return Optional.empty();
+    }
+    Optional<Long> width = wholeSeconds(divided.getRightExpression());
+    return width.isPresent() && width.equals(wholeSeconds(times.getRightExpression()))
+        ? width
+        : Optional.empty();
+  }
+
+  private static Optional<Long> wholeSeconds(Expression expression) {
+    Expression literal = SyntaxTrees.unparenthesized(expression);
+    if (literal instanceof LongValue whole && whole.getValue() > 0) {
+      return Optional.of(whole.getValue());
+    }
+    if (literal instanceof DoubleValue number
+        && number.getValue() >= 1
+        && number.getValue() == Math.rint(number.getValue())
+        && number.getValue() < Long.MAX_VALUE / SECOND) {
+      return Optional.of((long) number.getValue());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The bucket {@code spelled} means, computed from a bucket's start {@code bucketStart} (a
+   * TIMESTAMPTZ column): the start itself for the bucket functions, its seconds since 1970 for
+   * Grafana's epoch spelling, so a routed answer has the values and types of the unrouted one.
+   */
+  public static Expression fromBucketStart(Expression spelled, Expression bucketStart) {
+    Expression bare = SyntaxTrees.unparenthesized(spelled);
+    if (!(bare instanceof Multiplication times)
+        || !(SyntaxTrees.unparenthesized(times.getLeftExpression()) instanceof Function floor)) {
+      return bucketStart;
+    }
+    Division divided =
+        (Division) SyntaxTrees.unparenthesized((Expression) floor.getParameters().get(0));
+    ExtractExpression extract = new ExtractExpression();
+    extract.setName("epoch");
+    extract.setExpression(bucketStart);
+    return SyntaxTrees.times(
+        SyntaxTrees.call("floor", SyntaxTrees.dividedBy(extract, divided.getRightExpression())),
+        times.getRightExpression());
   }
 
   private static boolean isColumn(Expression expression, String name) {

@@ -35,7 +35,10 @@ final class SelectRewriter {
       replacements.put(entry.getKey(), SyntaxTrees.column(ROUTED, entry.getValue()));
     }
     for (Expression bucket : analyzed.bucketNodes()) {
-      replacements.put(bucket, SyntaxTrees.column(ROUTED, RouteRenderer.BUCKET));
+      replacements.put(
+          bucket,
+          dev.timelake.rollup.BucketSpellings.fromBucketStart(
+              bucket, SyntaxTrees.column(ROUTED, RouteRenderer.BUCKET)));
     }
     List<SelectItem<?>> items = new ArrayList<>();
     List<SelectItem<?>> original = select.getSelectItems();

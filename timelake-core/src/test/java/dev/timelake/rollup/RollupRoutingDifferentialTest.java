@@ -297,7 +297,7 @@ class RollupRoutingDifferentialTest {
   }
 
   private static String randomBucket(TestRandom random) {
-    return switch (random.nextInt(9)) {
+    return switch (random.nextInt(10)) {
       case 0 -> "time_bucket(INTERVAL '" + (2 + random.nextInt(59)) + " minutes', time)";
       case 1 -> "time_bucket(INTERVAL '1 hour', time)";
       case 2 ->
@@ -309,6 +309,11 @@ class RollupRoutingDifferentialTest {
       case 6 -> "time_bucket(INTERVAL '1 hour', time, TIMESTAMPTZ '2026-01-01 00:30:00+00')";
       case 7 ->
           "date_bin(INTERVAL '" + List.of(15, 30, 120).get(random.nextInt(3)) + " minutes', time)";
+      case 8 -> {
+        // Grafana's $__timeGroup without its TimescaleDB option: the bucket as epoch seconds.
+        int seconds = List.of(60, 300, 3600, 5400, 86400).get(random.nextInt(5));
+        yield "floor(extract(epoch from time)/" + seconds + ")*" + seconds;
+      }
       default -> "time_bucket(INTERVAL '1 minute', time)";
     };
   }

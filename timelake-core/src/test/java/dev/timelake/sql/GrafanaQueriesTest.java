@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The SQL Grafana's PostgreSQL data source sends once it has expanded its macros ($__timeFilter,
  * $__timeGroupAlias, with and without its TimescaleDB option) runs, answers as the raw data does,
- * and the TimescaleDB spelling is answered from an hourly rollup.
+ * and both spellings are answered from an hourly rollup.
  */
 class GrafanaQueriesTest {
   @TempDir static Path warehouse;
@@ -75,18 +75,41 @@ class GrafanaQueriesTest {
   }
 
   @Test
-  void plainPostgresSpellingRunsOnTheRawData() {
+  void plainPostgresSpellingIsAnsweredFromTheRollupAsTheRawDataAnswersIt() {
     String grafana =
         "SELECT floor(extract(epoch from \"time\")/3600)*3600 AS \"time\", device AS metric,"
             + " avg(value) FROM iot.readings WHERE "
             + FILTER
             + " GROUP BY 1,2 ORDER BY 1,2";
+    try (Session session = lake.newSession()) {
+      List<List<Object>> routed;
+      try (QueryResult result = session.sql(grafana)) {
+        assertThat(result.routes().get(0).rollups())
+            .containsExactly(dev.timelake.TableName.parse("iot.readings_1h"));
+        assertThat(result.columnTypes()).containsExactly("DOUBLE", "VARCHAR", "DOUBLE");
+        routed = result.rows();
+      }
+      assertThat(routed).hasSize(20);
+      // 02:00 for a: readings 12..17, one of them (7) far earlier, so no copy in this hour.
+      assertThat(routed.get(0)).containsExactly(1772330400.0, "a", 14.5);
+      session.sql("SET timelake.rollup_routing = false").close();
+      try (QueryResult raw = session.sql(grafana)) {
+        assertThat(raw.routes().get(0).rollups()).isEmpty();
+        assertThat(raw.columnTypes()).containsExactly("DOUBLE", "VARCHAR", "DOUBLE");
+        assertThat(routed).isEqualTo(raw.rows());
+      }
+    }
+  }
+
+  @Test
+  void epochBucketsThatAreNotOneWidthTwiceStayOnTheRawData() {
+    String grafana =
+        "SELECT floor(extract(epoch from \"time\")/3600)*60 AS t, avg(value) FROM iot.readings"
+            + " GROUP BY 1 ORDER BY 1";
     try (Session session = lake.newSession();
         QueryResult result = session.sql(grafana)) {
-      List<List<Object>> rows = result.rows();
-      assertThat(rows).hasSize(20);
-      // 02:00 for a: readings 12..17, one of them (7) far earlier, so no copy in this hour.
-      assertThat(rows.get(0)).containsExactly(1772330400.0, "a", 14.5);
+      assertThat(result.isRouted()).isFalse();
+      assertThat(result.rows()).hasSize(24);
     }
   }
 }
