@@ -261,6 +261,35 @@ class GapFillTest {
     }
   }
 
+  @Test
+  void aTimeColumnWithoutZoneIsFilledOnItsOwnClock() {
+    var table =
+        lake.createTable(
+            dev.timelake.TableDefinition.builder("g.local")
+                .column("tag", dev.timelake.ColumnType.VARCHAR)
+                .column("time", dev.timelake.ColumnType.TIMESTAMP)
+                .column("value", dev.timelake.ColumnType.DOUBLE)
+                .timeColumn("time")
+                .seriesKey("tag")
+                .build());
+    table
+        .newAppend()
+        .row("a", java.time.LocalDateTime.parse("2026-01-01T00:00:30"), 1.0)
+        .row("a", java.time.LocalDateTime.parse("2026-01-01T00:03:30"), 4.0)
+        .commit();
+    assertThat(
+            rows(
+                "SELECT time_bucket_gapfill(INTERVAL '1 minute', time) AS m, interpolate(max(value))"
+                    + " AS v FROM g.local WHERE time >= TIMESTAMP '2026-01-01 00:00:00' AND time <"
+                    + " TIMESTAMP '2026-01-01 00:05:00' GROUP BY m"))
+        .containsExactly(
+            "2026-01-01 00:00:00.0 1.0",
+            "2026-01-01 00:01:00.0 2.0",
+            "2026-01-01 00:02:00.0 3.0",
+            "2026-01-01 00:03:00.0 4.0",
+            "2026-01-01 00:04:00.0 null");
+  }
+
   /** The rows, times of 2026-01-01 as HH:mm, others as they print, one string per row. */
   private static List<String> rows(String sql) {
     List<String> printed = new ArrayList<>();
