@@ -90,10 +90,7 @@ record GapFillBucket(
               + " < …)");
     }
     for (Expression bound : List.of(lower.get(), upper.get().value())) {
-      if (!ConstantEvaluator.isConstant(bound)) {
-        throw new ValidationException(
-            "time_bucket_gapfill's start and finish must be constants; " + bound + " is not");
-      }
+      requireConstant(bound, "time_bucket_gapfill's start and finish");
     }
     return new GapFillBucket(call, arguments.get(0), time, zone, lower, upper);
   }
@@ -104,6 +101,9 @@ record GapFillBucket(
    */
   static GapFillBucket ofSampleBy(Function call) {
     List<Expression> arguments = List.copyOf(call.getParameters());
+    for (Expression bound : arguments.subList(3, 5)) {
+      requireConstant(bound, "SAMPLE BY's FROM and TO");
+    }
     return new GapFillBucket(
         call,
         arguments.get(0),
@@ -111,6 +111,13 @@ record GapFillBucket(
         given(arguments.get(2)),
         given(arguments.get(3)),
         given(arguments.get(4)).map(f -> new Finish(f, false)));
+  }
+
+  /** Refuses a bound that reads a column, a subquery or a random value. */
+  static void requireConstant(Expression bound, String what) {
+    if (!(bound instanceof NullValue) && !ConstantEvaluator.isConstant(bound)) {
+      throw new ValidationException(what + " must be constants; " + bound + " is not");
+    }
   }
 
   /** {@code time_bucket(width, time [, zone])}: the bucket the aggregate groups by. */

@@ -174,6 +174,7 @@ record GapFillQuery(
 
   private static Value value(Expression expression) {
     if (expression instanceof Function call && SampleBy.CONSTANT_FILL.equals(GapFill.name(call))) {
+      GapFillBucket.requireConstant(call.getParameters().get(1), "SAMPLE BY's FILL values");
       return new Value(
           call.getParameters().get(0), Fill.CONSTANT, Optional.of(call.getParameters().get(1)));
     }

@@ -252,7 +252,16 @@ class GapFillTest {
             "SELECT time, avg(value), max(value), min(value) FROM g.r SAMPLE BY 1h FILL(PREV, 0)",
             "FILL has 2 modes for 3 aggregates"
           },
-          {"SELECT avg(value) FROM g.r SAMPLE BY 1h", "needs the time column time in the SELECT"}
+          {"SELECT avg(value) FROM g.r SAMPLE BY 1h", "needs the time column time in the SELECT"},
+          {
+            "SELECT time, avg(value) FROM g.r SAMPLE BY 1h FROM (SELECT min(time) FROM g.r) TO"
+                + " '2026-01-02' FILL(PREV)",
+            "SAMPLE BY's FROM and TO must be constants"
+          },
+          {
+            "SELECT time, avg(value) FROM g.r SAMPLE BY 1h FILL(value)",
+            "SAMPLE BY's FILL values must be constants"
+          }
         }) {
       assertThatThrownBy(() -> rows(refused[0]))
           .as(refused[0])
