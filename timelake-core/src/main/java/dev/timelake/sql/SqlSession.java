@@ -1079,59 +1079,8 @@ public final class SqlSession implements AutoCloseable {
     }
     if (select != null) {
       // Gap filling becomes a plain aggregate under a fill before routing and planning see it.
-      GapFill.rewrite(select, gapFillContext(tables));
+      GapFill.rewrite(select, new GapFillTables(tables, client.aggregateFunctions()));
     }
-  }
-
-  /** The lake tables a gap-filled SELECT reads, as pinned for its statement, and the engine. */
-  private GapFill.Context gapFillContext(PinnedTables tables) {
-    return new GapFill.Context() {
-      @Override
-      public boolean holdsInstants(PlainSelect select, net.sf.jsqlparser.schema.Column time) {
-        String name = SyntaxNames.unquote(time.getColumnName());
-        for (dev.timelake.table.TableContract contract : contracts(select, tables)) {
-          Optional<dev.timelake.Column> column =
-              contract.columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
-          if (column.isPresent()) {
-            return column.get().type().kind() == dev.timelake.ColumnType.Kind.TIMESTAMPTZ;
-          }
-        }
-        return true;
-      }
-
-      @Override
-      public Optional<String> timeColumn(PlainSelect select) {
-        return contracts(select, tables).stream()
-            .map(dev.timelake.table.TableContract::timeColumn)
-            .flatMap(Optional::stream)
-            .findFirst();
-      }
-
-      @Override
-      public boolean isAggregate(String function) {
-        return client.aggregateFunctions().contains(function);
-      }
-    };
-  }
-
-  /** The contracts of the lake tables in {@code select}'s own FROM clause. */
-  private static List<dev.timelake.table.TableContract> contracts(
-      PlainSelect select, PinnedTables tables) {
-    List<dev.timelake.table.TableContract> contracts = new ArrayList<>();
-    for (dev.timelake.read.TableReferences.Reference reference :
-        dev.timelake.read.TableReferences.of(select)) {
-      if (reference.enclosing() != select || reference.table().getName() == null) {
-        continue;
-      }
-      try {
-        tables
-            .find(SyntaxNames.tableName(reference.table()))
-            .ifPresent(table -> contracts.add(table.contract()));
-      } catch (dev.timelake.ValidationException e) {
-        // not a lake table's name
-      }
-    }
-    return contracts;
   }
 
   /**
