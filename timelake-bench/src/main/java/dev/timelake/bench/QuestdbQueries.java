@@ -106,6 +106,12 @@ final class QuestdbQueries {
                   + " max(value) AS max_v, last(value) AS last_v FROM readings WHERE "
                   + RANGE
                   + " SAMPLE BY 1h"),
+          // QuestDB takes no FROM … TO in a keyed SAMPLE BY: its grid runs from the first bucket
+          // with rows to the last, the day's whole range where every tag reports at its edges.
+          Map.entry(
+              "gapfill-20-tags",
+              "SELECT tag, time AS minute, avg(value) AS avg_value FROM readings WHERE time >= $DAY"
+                  + " AND time < $DAY_END AND tag IN ($TAGS20) SAMPLE BY 1m FILL(PREV)"),
           Map.entry(
               "latest",
               "SELECT tag, time, value, quality FROM readings LATEST ON time PARTITION BY tag"),
