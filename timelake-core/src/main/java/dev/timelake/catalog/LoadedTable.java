@@ -37,8 +37,7 @@ public record LoadedTable(TableName name, Table iceberg, TableContract contract)
    */
   public org.apache.iceberg.DeleteFiles deleteEveryRow(String operation) {
     org.apache.iceberg.DeleteFiles delete =
-        iceberg
-            .newDelete()
+        CallingThread.manifestsOf(iceberg.newDelete())
             .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
     delete.set(dev.timelake.table.SnapshotSummaries.OPERATION, operation);
     return delete;

@@ -3,6 +3,7 @@ package dev.timelake.maintain;
 import dev.timelake.CommitStateUnknownException;
 import dev.timelake.OptimizeReport;
 import dev.timelake.TimelakeException;
+import dev.timelake.catalog.CallingThread;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
@@ -188,8 +189,7 @@ public final class EntityLayoutOptimizer {
     Transaction transaction = iceberg.newTransaction();
     for (Map.Entry<PlannedFile, List<DataFile>> entry : replacements.entrySet()) {
       RewriteFiles rewrite =
-          transaction
-              .newRewrite()
+          CallingThread.manifestsOf(transaction.newRewrite())
               .validateFromSnapshot(start.snapshotId())
               .dataSequenceNumber(entry.getKey().sequenceNumber());
       rewrite.deleteFile(live.get(entry.getKey().location()));

@@ -3,6 +3,7 @@ package dev.timelake.maintain;
 import dev.timelake.CommitStateUnknownException;
 import dev.timelake.ConflictException;
 import dev.timelake.MaintenanceReport;
+import dev.timelake.catalog.CallingThread;
 import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.engine.EngineConnection;
@@ -355,8 +356,7 @@ public final class MaintenanceRunner {
     Transaction transaction = iceberg.newTransaction();
     if (plan.retentionCutoffMicros().isPresent()) {
       DeleteFiles delete =
-          transaction
-              .newDelete()
+          CallingThread.manifestsOf(transaction.newDelete())
               .deleteFromRowFilter(
                   Expressions.lessThan(
                       table.contract().timeColumn().orElseThrow(),
@@ -368,8 +368,7 @@ public final class MaintenanceRunner {
     for (Map.Entry<Rewrite, List<DataFile>> entry : written.entrySet()) {
       Rewrite rewrite = entry.getKey();
       RewriteFiles files =
-          transaction
-              .newRewrite()
+          CallingThread.manifestsOf(transaction.newRewrite())
               .validateFromSnapshot(plan.snapshotId())
               .dataSequenceNumber(rewrite.sequenceNumber());
       for (PlannedFile file : rewrite.files()) {

@@ -1,6 +1,7 @@
 package dev.timelake.refresh;
 
 import dev.timelake.TableName;
+import dev.timelake.catalog.CallingThread;
 import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.table.SnapshotSummaries;
@@ -29,7 +30,7 @@ final class RefreshCommitter {
 
   /** A commit without files whose summary records {@code record}. */
   static void recordOnly(LoadedTable rollup, Map<String, String> record) {
-    var append = rollup.iceberg().newAppend();
+    var append = CallingThread.manifestsOf(rollup.iceberg().newAppend());
     record.forEach(append::set);
     append.set(SnapshotSummaries.OPERATION, "rollup-refresh");
     commit(rollup.name(), append, "record the raw snapshot it reflects");

@@ -1,6 +1,7 @@
 package dev.timelake.write;
 
 import dev.timelake.ConflictException;
+import dev.timelake.catalog.CallingThread;
 import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.table.TableContract;
@@ -53,7 +54,7 @@ final class AppendCommitter {
     for (WrittenFile file : files) {
       dataFiles.add(writer.dataFile(file.location(), file.partition()));
     }
-    AppendFiles append = table.newAppend();
+    AppendFiles append = CallingThread.manifestsOf(table.newAppend());
     dataFiles.forEach(append::appendFile);
     summary.forEach(append::set);
     commitOrClean(append::commit, files);
@@ -71,7 +72,7 @@ final class AppendCommitter {
     for (int attempt = 1; ; attempt++) {
       // One commit adds the files and attaches their coverage.
       Transaction transaction = table.newTransaction();
-      OverwriteFiles append = transaction.newOverwrite();
+      OverwriteFiles append = CallingThread.manifestsOf(transaction.newOverwrite());
       for (WrittenFile file : files) {
         append.addFile(writer.dataFile(file.location(), file.partition()));
       }

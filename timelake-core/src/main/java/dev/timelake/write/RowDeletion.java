@@ -3,6 +3,7 @@ package dev.timelake.write;
 import dev.timelake.CommitFailedException;
 import dev.timelake.CommitStateUnknownException;
 import dev.timelake.ConflictException;
+import dev.timelake.catalog.CallingThread;
 import dev.timelake.catalog.IcebergCommits;
 import dev.timelake.catalog.LoadedTable;
 import dev.timelake.catalog.PinnedTable;
@@ -287,8 +288,7 @@ public final class RowDeletion {
     Transaction transaction = table.iceberg().newTransaction();
     for (Map.Entry<Long, List<DataFile>> entry : removed.entrySet()) {
       RewriteFiles files =
-          transaction
-              .newRewrite()
+          CallingThread.manifestsOf(transaction.newRewrite())
               .validateFromSnapshot(pinned.snapshotId())
               .dataSequenceNumber(entry.getKey());
       entry.getValue().forEach(files::deleteFile);
