@@ -74,19 +74,6 @@ public final class ScanPlanner {
             org.apache.iceberg.expressions.Expressions.alwaysTrue()));
   }
 
-  /**
-   * Every live file of the table's current snapshot, from the live-file cache (a commit reads only
-   * the manifests it added since the cached snapshot), in commit order.
-   */
-  public static List<PlannedFile> liveFiles(
-      org.apache.iceberg.Table table, dev.timelake.table.TableContract contract) {
-    Snapshot snapshot = table.currentSnapshot();
-    return snapshot == null
-        ? List.of()
-        : LiveFileCache.plannedFiles(
-            table, contract, snapshot, org.apache.iceberg.expressions.Expressions.alwaysTrue());
-  }
-
   /** A plan over exactly {@code files}: one group that may share keys, or independent files. */
   public static ScanPlan planOf(LoadedTable table, List<PlannedFile> files, boolean deduplicate) {
     long snapshot =

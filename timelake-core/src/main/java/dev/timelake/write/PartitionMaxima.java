@@ -21,22 +21,6 @@ final class PartitionMaxima {
   /** Highest µs per partition ordinal, for partitions that may hold times in [min, max]. */
   static Map<Integer, Long> of(
       Table table, TableContract contract, long minMicros, long maxMicros) {
-    if (!contract.replacesWithinInterval()) {
-      // The live-file cache holds every file's time bounds already: no scan is planned per append
-      // (planning one read every manifest again, most of a small append's time on a table that
-      // is not yet compacted). A table whose rows replace those of their interval widens its
-      // files' bounds there, so it plans its own scan below.
-      Map<Integer, Long> maxima = new TreeMap<>();
-      int first = contract.partitioning().ordinal(minMicros);
-      int last = contract.partitioning().ordinal(maxMicros);
-      for (dev.timelake.read.PlannedFile file :
-          dev.timelake.read.ScanPlanner.liveFiles(table, contract)) {
-        if (file.partition() >= first && file.partition() <= last) {
-          maxima.merge(file.partition(), file.maxMicros(), Math::max);
-        }
-      }
-      return maxima;
-    }
     String column = contract.timeColumn().orElseThrow();
     Types.NestedField field = table.schema().findField(column);
     Map<Integer, Long> maxima = new TreeMap<>();
