@@ -3,7 +3,6 @@ package dev.timelake.cli;
 import dev.timelake.Lake;
 import dev.timelake.RollupInfo;
 import dev.timelake.TableName;
-import dev.timelake.table.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +43,7 @@ final class RollupListCommand extends RollupSubcommand {
             .printf(
                 "%s: %s of %s by (%s); %s; reflects raw snapshot %s; %,d rows in %d files%n",
                 rollup.name(),
-                Durations.format(rollup.bucket()),
+                rollup.bucket(),
                 rollup.source(),
                 String.join(", ", rollup.keys()),
                 aggregates(rollup.aggregates()),

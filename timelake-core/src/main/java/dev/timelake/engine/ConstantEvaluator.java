@@ -146,6 +146,31 @@ public final class ConstantEvaluator {
         .map(value -> ((Number) value).longValue());
   }
 
+  /** A constant interval's months (years counted as 12), days and µs, as DuckDB keeps them. */
+  public record IntervalParts(long months, long days, long micros) {}
+
+  /** The parts of a constant interval, or empty when {@code width} is not one. */
+  public Optional<IntervalParts> intervalParts(Expression width) {
+    if (!isConstant(width)) {
+      return Optional.empty();
+    }
+    Optional<Object> packed =
+        evaluate(
+            width,
+            "(SELECT concat_ws(',', date_part('year', i) * 12 + date_part('month', i),"
+                + " date_part('day', i), epoch_us(TIMESTAMP '2001-01-01' + i) -"
+                + " epoch_us(TIMESTAMP '2001-01-01' + to_months(date_part('year', i) * 12 +"
+                + " date_part('month', i)) + to_days(date_part('day', i)))) FROM (SELECT CAST((",
+            ") AS INTERVAL) AS i))");
+    if (packed.isEmpty()) {
+      return Optional.empty();
+    }
+    String[] parts = packed.get().toString().split(",");
+    return Optional.of(
+        new IntervalParts(
+            Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])));
+  }
+
   /** The width in µs of a constant interval that is the same length everywhere (no months). */
   public Optional<Long> fixedWidthMicros(Expression width) {
     if (!isConstant(width)) {

@@ -223,6 +223,25 @@ public final class SyntaxTrees {
     return minus(micros, positive);
   }
 
+  /**
+   * The µs since 1970 of the start of the bucket of {@code grid} holding {@code micros} (an integer
+   * expression): integer arithmetic for a fixed grid, DuckDB's {@code time_bucket} in the zone for
+   * a calendar grid (which {@link dev.timelake.time.CalendarGrid} mirrors).
+   */
+  public static Expression bucketStartMicros(Expression micros, dev.timelake.time.BucketGrid grid) {
+    if (grid instanceof dev.timelake.time.FixedGrid fixed) {
+      return bucketStartMicros(micros, fixed.widthMicros(), fixed.originMicros());
+    }
+    dev.timelake.time.CalendarGrid calendar = (dev.timelake.time.CalendarGrid) grid;
+    return call(
+        "epoch_us",
+        call(
+            "time_bucket",
+            cast(new StringValue(SqlText.literal(calendar.interval())), "INTERVAL"),
+            call("make_timestamptz", micros),
+            new StringValue(SqlText.literal(calendar.zoneName()))));
+  }
+
   /** {@code read_parquet(['path', …])}: the files' rows, as a FROM item. */
   public static TableFunction readParquet(List<String> paths) {
     List<Expression> literals = new ArrayList<>();

@@ -364,6 +364,12 @@ public final class MaintenanceRunner {
       delete.set(SnapshotSummaries.OPERATION, "retention");
       carryForward(current, delete::set);
       delete.commit();
+      transaction
+          .updateProperties()
+          .set(
+              Settings.RETENTION_HORIZON.propertyKey(),
+              Long.toString(plan.retentionCutoffMicros().getAsLong()))
+          .commit();
     }
     for (Map.Entry<Rewrite, List<DataFile>> entry : written.entrySet()) {
       Rewrite rewrite = entry.getKey();

@@ -34,7 +34,7 @@ record BucketSample(List<Long> chosen, long available) {
   IntervalSet intervals(BucketGrid grid) {
     List<TimeInterval> intervals = new ArrayList<>(chosen.size());
     for (long start : chosen) {
-      intervals.add(new TimeInterval(start, start + grid.widthMicros()));
+      intervals.add(new TimeInterval(start, grid.next(start)));
     }
     return IntervalSet.of(intervals);
   }

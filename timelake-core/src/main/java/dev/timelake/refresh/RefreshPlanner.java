@@ -12,7 +12,6 @@ import dev.timelake.time.IntervalSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Decides what a refresh recomputes, from both tables' metadata at pinned snapshots. Pure: reads
@@ -70,12 +69,11 @@ public final class RefreshPlanner {
     }
     IntervalSet buckets = RollupChanges.spans(changed).alignOutward(grid);
     if (recordedSequence >= 0) {
-      // A bucket that begins before the raw table's oldest partition lost rows to retention: the
-      // rollup keeps its complete value rather than one recomputed from what is left.
-      OptionalLong dataStart = RollupChanges.dataStart(rawFiles, raw.contract().partitioning());
-      if (dataStart.isPresent()) {
-        buckets =
-            buckets.intersect(IntervalSet.of(grid.ceil(dataStart.getAsLong()), Long.MAX_VALUE));
+      // A bucket that begins before what retention kept lost rows to it: the rollup keeps its
+      // complete value rather than one recomputed from what is left.
+      long retained = RollupChanges.retainedFrom(raw.contract(), rawFiles);
+      if (retained != Long.MIN_VALUE) {
+        buckets = buckets.intersect(IntervalSet.of(grid.ceil(retained), Long.MAX_VALUE));
       }
     }
     // Not so for rows a DELETE removed: they were there, and a DELETE that empties the oldest

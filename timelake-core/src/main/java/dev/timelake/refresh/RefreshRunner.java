@@ -418,9 +418,7 @@ final class RefreshRunner {
     select.addSelectItems(
         SyntaxTrees.item(
             SyntaxTrees.bucketStartMicros(
-                SyntaxTrees.call("epoch_us", SyntaxTrees.column(time)),
-                grid.widthMicros(),
-                grid.originMicros()),
+                SyntaxTrees.call("epoch_us", SyntaxTrees.column(time)), grid),
             Cells.BUCKET));
     select.setFromItem(SyntaxTrees.readParquet(paths));
     return select;

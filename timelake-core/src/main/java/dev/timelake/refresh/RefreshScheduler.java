@@ -152,7 +152,7 @@ public final class RefreshScheduler {
   private List<RefreshReport> refreshEach(TableName raw, Predicate<Rollup> due, Instant now) {
     List<Rollup> rollups = new ArrayList<>(RollupStore.rollupsOf(catalog, catalog.require(raw)));
     rollups.sort(
-        Comparator.comparingLong((Rollup r) -> r.grid().widthMicros())
+        Comparator.comparingLong((Rollup r) -> r.grid().longestMicros())
             .thenComparing(r -> r.name().toString()));
     List<RefreshReport> reports = new ArrayList<>();
     RuntimeException failure = null;

@@ -151,14 +151,15 @@ public final class RollupVerifier {
   }
 
   /**
-   * The first bucket at or after the start of both tables' oldest live partition: an earlier bucket
-   * may have lost raw rows to retention, and refreshes leave it as it is.
+   * The first bucket at or after both what the raw table's retention kept and the rollup's oldest
+   * live partition: an earlier bucket may have lost raw rows to retention, and refreshes leave it
+   * as it is.
    */
   private static long firstWholeBucket(
       Rollup rollup, PinnedTable raw, List<PlannedFile> rawFiles, List<PlannedFile> rollupFiles) {
     long start =
         LongStream.concat(
-                RollupChanges.dataStart(rawFiles, raw.contract().partitioning()).stream(),
+                LongStream.of(RollupChanges.retainedFrom(raw.contract(), rawFiles)),
                 RollupChanges.dataStart(rollupFiles, rollup.contract().partitioning()).stream())
             .max()
             .orElse(Long.MIN_VALUE);
@@ -184,9 +185,7 @@ public final class RollupVerifier {
     String rawTime = raw.contract().timeColumn().orElseThrow();
     Expression rawBucket =
         SyntaxTrees.bucketStartMicros(
-            SyntaxTrees.call("epoch_us", SyntaxTrees.column(ALIAS, rawTime)),
-            rollup.grid().widthMicros(),
-            rollup.grid().originMicros());
+            SyntaxTrees.call("epoch_us", SyntaxTrees.column(ALIAS, rawTime)), rollup.grid());
     Expression storedBucket =
         SyntaxTrees.call("epoch_us", SyntaxTrees.column(ALIAS, rollup.bucketColumn()));
     for (PlainSelect select :

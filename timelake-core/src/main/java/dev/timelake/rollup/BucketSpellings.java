@@ -4,6 +4,10 @@ import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.time.BucketGrid;
+import dev.timelake.time.CalendarGrid;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +17,7 @@ import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.TimezoneExpression;
 import net.sf.jsqlparser.expression.operators.arithmetic.Division;
 import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -22,21 +27,38 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
  * and dashboards send: {@code time_bucket(width, time [, origin | offset])}, {@code date_bin(width,
  * time [, origin])}, {@code date_trunc('unit', time)} and Grafana's {@code $__timeGroup} without
  * its TimescaleDB option, {@code floor(extract(epoch from time)/n)*n} (the bucket's start in
- * seconds since 1970, a number). Instants are bucketed in UTC (a Timelake session's time zone).
+ * seconds since 1970, a number). Instants are bucketed in UTC unless a time zone is named: the
+ * third argument of {@code time_bucket}, {@code date_trunc('unit', time AT TIME ZONE 'zone')}, or
+ * the session's zone for {@code date_trunc} of the instants themselves. Local days, weeks, months,
+ * quarters and years of a zone with transitions are a {@link CalendarGrid}; a sub-day width in a
+ * zone is a fixed grid only where the zone's offset never changes or DuckDB keeps it fixed ({@code
+ * time_bucket} counts it from the zone's 2000-01-03 00:00).
  */
 public final class BucketSpellings {
   private static final long SECOND = 1_000_000L;
 
-  /** date_trunc units with a fixed width, and their width in µs; weeks start on Monday. */
+  /** date_trunc units shorter than a day, and their width in µs. */
   private static final Map<String, Long> TRUNC_UNITS =
       Map.of(
-          "microseconds", 1L,
-          "milliseconds", 1_000L,
-          "second", SECOND,
-          "minute", 60 * SECOND,
-          "hour", 3_600 * SECOND,
-          "day", 86_400 * SECOND,
-          "week", 7 * 86_400 * SECOND);
+          "microseconds",
+          1L,
+          "milliseconds",
+          1_000L,
+          "second",
+          SECOND,
+          "minute",
+          60 * SECOND,
+          "hour",
+          3_600 * SECOND);
+
+  /** date_trunc units of local days and months, as (unit, count); weeks start on Monday. */
+  private static final Map<String, Map.Entry<ChronoUnit, Integer>> CALENDAR_UNITS =
+      Map.of(
+          "day", Map.entry(ChronoUnit.DAYS, 1),
+          "week", Map.entry(ChronoUnit.DAYS, 7),
+          "month", Map.entry(ChronoUnit.MONTHS, 1),
+          "quarter", Map.entry(ChronoUnit.MONTHS, 3),
+          "year", Map.entry(ChronoUnit.MONTHS, 12));
 
   private static final Map<String, String> TRUNC_ALIASES =
       Map.ofEntries(
@@ -63,7 +85,15 @@ public final class BucketSpellings {
           Map.entry("days", "day"),
           Map.entry("d", "day"),
           Map.entry("weeks", "week"),
-          Map.entry("w", "week"));
+          Map.entry("w", "week"),
+          Map.entry("months", "month"),
+          Map.entry("mon", "month"),
+          Map.entry("mons", "month"),
+          Map.entry("quarters", "quarter"),
+          Map.entry("years", "year"),
+          Map.entry("y", "year"),
+          Map.entry("yr", "year"),
+          Map.entry("yrs", "year"));
 
   private BucketSpellings() {}
 
@@ -72,15 +102,21 @@ public final class BucketSpellings {
     return expression instanceof Function function && kind(function).isPresent();
   }
 
-  /**
-   * The grid of {@code expression}, which buckets {@code timeColumn}; empty when it is not a call
-   * of a bucket function on that column.
-   *
-   * @throws UnsupportedPart when it is such a call but its grid cannot be proven fixed (a month, a
-   *     non-constant width, a time zone)
-   */
+  /** {@link #grid(Expression, String, ConstantEvaluator, ZoneId)} in a UTC session. */
   public static Optional<BucketGrid> grid(
       Expression expression, String timeColumn, ConstantEvaluator constants) {
+    return grid(expression, timeColumn, constants, ZoneOffset.UTC);
+  }
+
+  /**
+   * The grid of {@code expression}, which buckets {@code timeColumn} in a session whose time zone
+   * is {@code session}; empty when it is not a call of a bucket function on that column.
+   *
+   * @throws UnsupportedPart when it is such a call but its grid cannot be known (a non-constant
+   *     width, an unknown time zone, local hours of a zone that changes its clocks)
+   */
+  public static Optional<BucketGrid> grid(
+      Expression expression, String timeColumn, ConstantEvaluator constants, ZoneId session) {
     Optional<Long> seconds = epochSecondsWidth(expression, timeColumn);
     if (seconds.isPresent()) {
       return Optional.of(BucketGrid.of(seconds.get() * SECOND, BucketGrid.EPOCH_ORIGIN_MICROS));
@@ -93,12 +129,18 @@ public final class BucketSpellings {
     if (kind.isEmpty() || parameters == null || parameters.size() < 2) {
       return Optional.empty();
     }
-    if (!isColumn(parameters.get(1), timeColumn)) {
+    Expression bucketed = parameters.get(1);
+    if (kind.get().equals("date_trunc")
+        && bucketed instanceof TimezoneExpression local
+        && isColumn(local.getLeftExpression(), timeColumn)) {
+      return Optional.of(truncGrid(function, parameters, localZone(function, local)));
+    }
+    if (!isColumn(bucketed, timeColumn)) {
       return Optional.empty();
     }
     return Optional.of(
         switch (kind.get()) {
-          case "date_trunc" -> truncGrid(function, parameters);
+          case "date_trunc" -> truncGrid(function, parameters, session);
           case "date_bin" ->
               widthGrid(function, parameters, BucketGrid.EPOCH_ORIGIN_MICROS, constants);
           default ->
@@ -115,20 +157,77 @@ public final class BucketSpellings {
     };
   }
 
-  private static BucketGrid truncGrid(Function function, ExpressionList<?> parameters) {
+  /**
+   * The grid of {@code date_trunc(unit, …)} in {@code zone}: local dates from a day up, local hours
+   * and shorter where the zone's offset never changes. Local dates start at the earlier of two
+   * midnights where a zone repeats one, and time_bucket's at the later; such zones are refused
+   * rather than given a grid that is not DuckDB's.
+   */
+  private static BucketGrid truncGrid(
+      Function function, ExpressionList<?> parameters, ZoneId zone) {
     if (parameters.size() != 2 || !(parameters.get(0) instanceof StringValue unit)) {
       throw new UnsupportedPart(function + " must name its unit as a string literal");
     }
     String name = unit.getValue().toLowerCase(Locale.ROOT).strip();
     name = TRUNC_ALIASES.getOrDefault(name, name);
+    ZoneId normalized = zone.normalized();
     Long width = TRUNC_UNITS.get(name);
-    if (width == null) {
-      throw new UnsupportedPart(
-          function + " has no fixed width (units with one: microseconds to week)");
+    if (width != null) {
+      if (!(normalized instanceof ZoneOffset offset)) {
+        throw new UnsupportedPart(
+            function
+                + " truncates to local "
+                + name
+                + "s of "
+                + zone.getId()
+                + ", whose offset changes; local days and longer are routed");
+      }
+      return BucketGrid.of(width, -offset.getTotalSeconds() * SECOND);
     }
-    long origin =
-        name.equals("week") ? BucketGrid.TIME_BUCKET_ORIGIN_MICROS : BucketGrid.EPOCH_ORIGIN_MICROS;
-    return BucketGrid.of(width, origin);
+    Map.Entry<ChronoUnit, Integer> calendar = CALENDAR_UNITS.get(name);
+    if (calendar == null) {
+      throw new UnsupportedPart(
+          function + " has no grid rollups know (units: microseconds to year, not decades)");
+    }
+    return calendar(function, normalized, calendar.getKey(), calendar.getValue(), false);
+  }
+
+  private static BucketGrid calendar(
+      Function function, ZoneId zone, ChronoUnit unit, int count, boolean laterMidnight) {
+    if (unit == ChronoUnit.DAYS && count > 1 && CalendarGrid.skipsADay(zone)) {
+      throw new UnsupportedPart(
+          function
+              + ": "
+              + zone.getId()
+              + " once skipped a whole local day, after which DuckDB counts buckets of several"
+              + " days differently from the calendar");
+    }
+    return CalendarGrid.of(zone, unit, count, laterMidnight);
+  }
+
+  /** The zone of {@code time AT TIME ZONE 'zone'}: a constant name DuckDB and Java both know. */
+  private static ZoneId localZone(Function function, TimezoneExpression local) {
+    if (local.getTimezoneExpressions().size() != 1) {
+      throw new UnsupportedPart(function + " converts the time to a time zone more than once");
+    }
+    return zone(function, local.getTimezoneExpressions().get(0));
+  }
+
+  private static ZoneId zone(Function function, Expression spelled) {
+    if (!(spelled instanceof StringValue literal)) {
+      throw new UnsupportedPart(
+          function + ": the time zone " + spelled + " must be a string literal such as 'UTC'");
+    }
+    String name = literal.getValue();
+    try {
+      return ZoneId.of(name);
+    } catch (java.time.DateTimeException e) {
+      throw new UnsupportedPart(
+          function
+              + ": unknown time zone '"
+              + name
+              + "' (a name of the IANA time zone database, such as 'Europe/Berlin')");
+    }
   }
 
   private static BucketGrid widthGrid(
@@ -140,36 +239,55 @@ public final class BucketSpellings {
       throw new UnsupportedPart(function + " has more arguments than (width, time, origin)");
     }
     Expression widthExpression = parameters.get(0);
-    long width =
+    ConstantEvaluator.IntervalParts parts =
         constants
-            .fixedWidthMicros(widthExpression)
+            .intervalParts(widthExpression)
+            .filter(p -> p.months() >= 0 && p.days() >= 0 && p.micros() >= 0)
             .orElseThrow(
                 () ->
                     new UnsupportedPart(
                         "bucket width "
                             + widthExpression
-                            + " must be a fixed interval such as INTERVAL '1 minute'"
-                            + " (months and years are not supported)"));
+                            + " must be a constant interval such as INTERVAL '1 minute'"));
+    boolean timeBucket = function.getName().equalsIgnoreCase("time_bucket");
+    Optional<Map.Entry<ChronoUnit, Integer>> calendar = calendarWidth(function, parts);
+    String thirdType = parameters.size() == 3 ? typeOf(parameters.get(2), constants) : "";
+    if (timeBucket && thirdType.equals("VARCHAR")) {
+      ZoneId zone = zone(function, parameters.get(2));
+      if (calendar.isPresent()) {
+        return calendar(function, zone, calendar.get().getKey(), calendar.get().getValue(), true);
+      }
+      // DuckDB counts sub-day widths in a zone from the zone's 2000-01-03 00:00, in fixed steps.
+      long origin =
+          java.time.LocalDate.of(2000, 1, 3).atStartOfDay(zone).toInstant().toEpochMilli() * 1000;
+      return BucketGrid.of(fixedWidth(widthExpression, parts), origin);
+    }
+    if (calendar.isPresent() && calendar.get().getKey() == ChronoUnit.MONTHS) {
+      if (!timeBucket || parameters.size() == 3) {
+        throw new UnsupportedPart(
+            function
+                + ": months and years are bucketed from January 2000 by time_bucket(width,"
+                + " time [, 'zone']); another origin or offset is not supported");
+      }
+      return CalendarGrid.of(ZoneOffset.UTC, ChronoUnit.MONTHS, calendar.get().getValue());
+    }
+    long width = fixedWidth(widthExpression, parts);
     if (parameters.size() == 2) {
       return BucketGrid.of(width, defaultOrigin);
     }
     Expression third = parameters.get(2);
-    String type =
-        ConstantEvaluator.isConstant(third)
-            ? constants.evaluate(third, "typeof(", ")").map(Object::toString).orElse("")
-            : "";
-    if (type.startsWith("TIMESTAMP")) {
+    if (thirdType.startsWith("TIMESTAMP")) {
       long origin =
           constants
               .micros(third)
               .orElseThrow(() -> new UnsupportedPart("origin " + third + " is not a constant"));
       return BucketGrid.of(width, origin);
     }
-    if (type.equals("INTERVAL") && function.getName().equalsIgnoreCase("date_bin")) {
+    if (thirdType.equals("INTERVAL") && !timeBucket) {
       throw new UnsupportedPart(
           function + ": date_bin takes an origin timestamp, not an offset interval");
     }
-    if (type.equals("INTERVAL")) {
+    if (thirdType.equals("INTERVAL")) {
       long offset =
           constants
               .fixedWidthMicros(third)
@@ -181,8 +299,46 @@ public final class BucketSpellings {
     }
     throw new UnsupportedPart(
         function
-            + ": the third argument must be a constant origin timestamp or offset interval"
-            + " (a time zone buckets in local time, which has no fixed grid)");
+            + ": the third argument must be a constant origin timestamp, offset interval or"
+            + " time zone name");
+  }
+
+  /**
+   * Local days or months: a width of whole months (years are 12) or of whole days, with nothing
+   * else; empty for a width in µs.
+   */
+  private static Optional<Map.Entry<ChronoUnit, Integer>> calendarWidth(
+      Function function, ConstantEvaluator.IntervalParts parts) {
+    boolean months = parts.months() > 0;
+    boolean days = parts.days() > 0;
+    if ((months && (days || parts.micros() > 0)) || (days && parts.micros() > 0)) {
+      throw new UnsupportedPart(
+          function
+              + ": a width that mixes months, days and hours has no grid; use one unit (INTERVAL"
+              + " '1 month', '1 day' or '36 hours')");
+    }
+    if (months) {
+      return Optional.of(Map.entry(ChronoUnit.MONTHS, Math.toIntExact(parts.months())));
+    }
+    return days
+        ? Optional.of(Map.entry(ChronoUnit.DAYS, Math.toIntExact(parts.days())))
+        : Optional.empty();
+  }
+
+  /** The width in µs of a width with no months (a day is 24 hours outside a time zone). */
+  private static long fixedWidth(Expression width, ConstantEvaluator.IntervalParts parts) {
+    long micros = parts.days() * 86_400 * SECOND + parts.micros();
+    if (parts.months() > 0 || micros <= 0) {
+      throw new UnsupportedPart(
+          "bucket width " + width + " must be a positive interval such as INTERVAL '1 minute'");
+    }
+    return micros;
+  }
+
+  private static String typeOf(Expression expression, ConstantEvaluator constants) {
+    return ConstantEvaluator.isConstant(expression)
+        ? constants.evaluate(expression, "typeof(", ")").map(Object::toString).orElse("")
+        : "";
   }
 
   /**
@@ -226,11 +382,22 @@ public final class BucketSpellings {
 
   /**
    * The bucket {@code spelled} means, computed from a bucket's start {@code bucketStart} (a
-   * TIMESTAMPTZ column): the start itself for the bucket functions, its seconds since 1970 for
+   * TIMESTAMPTZ column): the start itself for the bucket functions, the local date and time of
+   * {@code date_trunc(unit, time AT TIME ZONE 'zone')} (a TIMESTAMP), its seconds since 1970 for
    * Grafana's epoch spelling, so a routed answer has the values and types of the unrouted one.
    */
   public static Expression fromBucketStart(Expression spelled, Expression bucketStart) {
     Expression bare = SyntaxTrees.unparenthesized(spelled);
+    if (bare instanceof Function function
+        && function.getParameters() != null
+        && function.getParameters().size() == 2
+        && function.getParameters().get(1) instanceof TimezoneExpression local) {
+      TimezoneExpression atZone = new TimezoneExpression();
+      atZone.setLeftExpression(bucketStart);
+      local.getTimezoneExpressions().forEach(atZone::addTimezoneExpression);
+      return SyntaxTrees.call(
+          function.getName(), (Expression) function.getParameters().get(0), atZone);
+    }
     if (!(bare instanceof Multiplication times)
         || !(SyntaxTrees.unparenthesized(times.getLeftExpression()) instanceof Function floor)) {
       return bucketStart;

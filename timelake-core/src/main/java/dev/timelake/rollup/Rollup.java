@@ -10,6 +10,9 @@ import dev.timelake.table.Settings;
 import dev.timelake.table.SnapshotSummaries;
 import dev.timelake.table.TableContract;
 import dev.timelake.time.BucketGrid;
+import dev.timelake.time.CalendarGrid;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,17 +50,32 @@ public record Rollup(
     if (source == null) {
       return Optional.empty();
     }
-    long width = Durations.parse(settings.get(Settings.ROLLUP_BUCKET.name())).toNanos() / 1000;
-    long origin = Long.parseLong(settings.getOrDefault(Settings.ROLLUP_ORIGIN.name(), "0"));
     return Optional.of(
         new Rollup(
             table,
             TableName.parse(source),
             table.contract().seriesKey(),
             table.contract().timeColumn().orElseThrow(),
-            BucketGrid.of(width, origin),
+            grid(settings),
             AggregateJson.read(
                 settings.get(Settings.ROLLUP_AGGREGATES.name()), table.name().toString())));
+  }
+
+  /**
+   * The grid {@code timelake.rollup-bucket} and {@code -origin} give, or with {@code
+   * timelake.rollup-time-zone} local days or months of that zone.
+   */
+  private static BucketGrid grid(Map<String, String> settings) {
+    String width = settings.get(Settings.ROLLUP_BUCKET.name());
+    String zone = settings.get(Settings.ROLLUP_TIME_ZONE.name());
+    Optional<BucketGrid> calendar =
+        CalendarGrid.parse(width, zone == null ? ZoneOffset.UTC : ZoneId.of(zone));
+    if (calendar.isPresent()) {
+      return calendar.get();
+    }
+    long micros = Durations.parse(width).toNanos() / 1000;
+    long origin = Long.parseLong(settings.getOrDefault(Settings.ROLLUP_ORIGIN.name(), "0"));
+    return BucketGrid.of(micros, origin);
   }
 
   /** The rollup's name. */

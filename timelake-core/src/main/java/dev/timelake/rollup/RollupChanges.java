@@ -4,6 +4,7 @@ import dev.timelake.catalog.PinnedTable;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.table.DeletedRows;
 import dev.timelake.table.Settings;
+import dev.timelake.table.TableContract;
 import dev.timelake.time.IntervalSet;
 import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
@@ -138,6 +139,24 @@ public final class RollupChanges {
     return files.stream().mapToInt(PlannedFile::partition).min().stream()
         .mapToLong(partitioning::start)
         .findFirst();
+  }
+
+  /**
+   * The instant before which the raw table may have lost rows to retention: the start of the oldest
+   * partition its retention kept ({@code timelake.retention-horizon}); for a table with a retention
+   * setting but no such record (retention by an older version), the start of its oldest live
+   * partition; {@link Long#MIN_VALUE} when retention never dropped a row. A bucket that begins
+   * before it keeps what it held rather than a value computed from the rows left.
+   */
+  public static long retainedFrom(TableContract raw, List<PlannedFile> files) {
+    Optional<String> horizon = raw.setting(Settings.RETENTION_HORIZON);
+    if (horizon.isPresent()) {
+      return Long.parseLong(horizon.get());
+    }
+    if (raw.setting(Settings.RETENTION).isPresent()) {
+      return dataStart(files, raw.partitioning()).orElse(Long.MIN_VALUE);
+    }
+    return Long.MIN_VALUE;
   }
 
   /** The live rows of the files (copies included). */

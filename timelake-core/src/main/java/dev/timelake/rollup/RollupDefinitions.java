@@ -116,6 +116,17 @@ public final class RollupDefinitions {
     if (aggregates.isEmpty()) {
       throw rejected(name, "select at least one aggregate");
     }
+    if (grid instanceof dev.timelake.time.CalendarGrid local && !local.laterMidnight()) {
+      throw rejected(
+          name,
+          "%s repeats a local midnight on some day, where local dates start at the earlier one and"
+              + " rollups' buckets at the later one, as time_bucket's; spell the bucket"
+              + " time_bucket(INTERVAL '%s', %s, '%s')",
+          local.zone().getId(),
+          local.interval(),
+          time,
+          local.zone().getId());
+    }
     checkWholeIntervals(name, raw, grid);
     checkGroupBy(name, select, keys, bucketColumn);
     addCompanions(aggregates, outputs, raw);
@@ -228,7 +239,11 @@ public final class RollupDefinitions {
         (net.sf.jsqlparser.expression.Function) expression;
     boolean defaultTimeBucket =
         function.getName().equalsIgnoreCase("time_bucket") && function.getParameters().size() == 2;
-    return defaultTimeBucket ? BucketGrid.TIME_BUCKET_ORIGIN_MICROS : grid.originMicros();
+    if (!(grid instanceof dev.timelake.time.FixedGrid fixed)) {
+      // Calendar buckets start where the calendar does; the origin is kept for fixed grids only.
+      return 0;
+    }
+    return defaultTimeBucket ? BucketGrid.TIME_BUCKET_ORIGIN_MICROS : fixed.originMicros();
   }
 
   private static StoredAggregate aggregate(

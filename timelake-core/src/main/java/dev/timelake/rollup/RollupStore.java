@@ -14,6 +14,8 @@ import dev.timelake.catalog.PinnedTables;
 import dev.timelake.table.Durations;
 import dev.timelake.table.Settings;
 import dev.timelake.table.TableContract;
+import dev.timelake.time.CalendarGrid;
+import dev.timelake.time.FixedGrid;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -57,21 +59,29 @@ public final class RollupStore {
       table.seriesKey(definition.keys().toArray(String[]::new));
     }
     table.withoutIngestTime();
-    table.option("chunk", definition.grid().widthMicros() < HOUR_MICROS ? "day" : "month");
+    table.option("chunk", definition.grid().longestMicros() < HOUR_MICROS ? "day" : "month");
     for (Map.Entry<String, String> option : definition.options().entrySet()) {
       table.option(optionName(option.getKey()), option.getValue());
     }
     LoadedTable created = catalog.create(table.build());
     try {
-      created
-          .iceberg()
-          .updateProperties()
-          .set(Settings.ROLLUP_SOURCE.propertyKey(), definition.source().toString())
-          .set(Settings.ROLLUP_BUCKET.propertyKey(), Durations.format(definition.grid().width()))
-          .set(Settings.ROLLUP_ORIGIN.propertyKey(), Long.toString(definition.originMicros()))
-          .set(Settings.ROLLUP_AGGREGATES.propertyKey(), definition.aggregatesJson())
-          .set(Settings.ROLLUP_DEFINITION.propertyKey(), definition.selectSql())
-          .commit();
+      org.apache.iceberg.UpdateProperties properties =
+          created
+              .iceberg()
+              .updateProperties()
+              .set(Settings.ROLLUP_SOURCE.propertyKey(), definition.source().toString())
+              .set(Settings.ROLLUP_ORIGIN.propertyKey(), Long.toString(definition.originMicros()))
+              .set(Settings.ROLLUP_AGGREGATES.propertyKey(), definition.aggregatesJson())
+              .set(Settings.ROLLUP_DEFINITION.propertyKey(), definition.selectSql());
+      if (definition.grid() instanceof CalendarGrid calendar) {
+        properties
+            .set(Settings.ROLLUP_BUCKET.propertyKey(), calendar.width())
+            .set(Settings.ROLLUP_TIME_ZONE.propertyKey(), calendar.zoneName());
+      } else {
+        FixedGrid fixed = (FixedGrid) definition.grid();
+        properties.set(Settings.ROLLUP_BUCKET.propertyKey(), Durations.format(fixed.width()));
+      }
+      properties.commit();
       updateListed(raw, definition.name(), true);
     } catch (RuntimeException e) {
       catalog.drop(definition.name());

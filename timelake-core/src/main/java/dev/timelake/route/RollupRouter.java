@@ -82,23 +82,16 @@ public final class RollupRouter {
   }
 
   /**
-   * A bucket of the query whose grid the session's time zone moves: outside UTC, date_trunc and
-   * date_bin bucket instants in the session's zone. time_bucket without a zone argument buckets
-   * them in UTC whatever the session's (DuckDB's rule, as TimescaleDB's), as a range without a
-   * bucket has no grid, so those answer from rollups in any session.
+   * The session's time zone, in which date_trunc buckets instants (time_bucket without a zone
+   * argument buckets them in UTC in any session, DuckDB's rule as TimescaleDB's).
    */
-  private Optional<String> zonedBucket(AnalyzedSelect analyzed) {
-    if (connection.isUtc()) {
-      return Optional.empty();
+  private java.time.ZoneId sessionZone() {
+    try {
+      return java.time.ZoneId.of(connection.timeZone());
+    } catch (java.time.DateTimeException e) {
+      throw new UnsupportedPart(
+          "the session's TimeZone " + connection.timeZone() + " is not an IANA zone name");
     }
-    for (net.sf.jsqlparser.expression.Expression bucket : analyzed.bucketNodes()) {
-      if (!(bucket instanceof net.sf.jsqlparser.expression.Function call)
-          || call.getName() == null
-          || !call.getName().equalsIgnoreCase("time_bucket")) {
-        return Optional.of(bucket.toString());
-      }
-    }
-    return Optional.empty();
   }
 
   /**
@@ -117,19 +110,10 @@ public final class RollupRouter {
     AnalyzedSelect analyzed;
     try {
       analyzed =
-          SelectAnalyzer.analyze(select, contract, constants, connection.aggregateFunctions());
+          SelectAnalyzer.analyze(
+              select, contract, constants, connection.aggregateFunctions(), sessionZone());
     } catch (UnsupportedPart e) {
       return RouteDecision.notRouted(e.getMessage(), List.of());
-    }
-    Optional<String> zoned = zonedBucket(analyzed);
-    if (zoned.isPresent()) {
-      return RouteDecision.notRouted(
-          "the session's TimeZone is "
-              + connection.timeZone()
-              + ", in which "
-              + zoned.get()
-              + " buckets; rollups bucket in UTC",
-          List.of());
     }
     List<Rollup> rollups = RollupStore.rollupsOf(tables, contract);
     if (rollups.isEmpty()) {

@@ -89,9 +89,9 @@ public final class RouteCandidates {
   }
 
   /**
-   * The buckets at or after the start of both tables' oldest live partition (older rows are gone
-   * from one of them) that no raw file committed after the refresh touches, nor a row a DELETE
-   * removed after it was in.
+   * The buckets at or after both what the raw table's retention kept and the rollup's oldest live
+   * partition (older rows are gone from one of them) that no raw file committed after the refresh
+   * touches, nor a row a DELETE removed after it was in.
    */
   private IntervalSet usable(
       Rollup rollup, List<PlannedFile> rollupFiles, RollupChanges.Deletions deletions) {
@@ -102,7 +102,8 @@ public final class RouteCandidates {
     if (rawStart.isEmpty() || rollupStart.isEmpty()) {
       return IntervalSet.empty();
     }
-    long start = grid.ceil(Math.max(rawStart.getAsLong(), rollupStart.getAsLong()));
+    long retained = RollupChanges.retainedFrom(raw.contract(), rawFiles);
+    long start = grid.ceil(Math.max(retained, rollupStart.getAsLong()));
     IntervalSet changed =
         RollupChanges.spans(RollupChanges.changedFiles(rawFiles, rollup.sourceSequence()))
             .union(deletions.spans())

@@ -7,7 +7,10 @@ import dev.timelake.rollup.SeriesMerge;
 import dev.timelake.rollup.StoredForm;
 import dev.timelake.table.TableContract;
 import dev.timelake.time.BucketGrid;
+import dev.timelake.time.CalendarGrid;
+import dev.timelake.time.FixedGrid;
 import dev.timelake.time.IntervalSet;
+import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -62,10 +65,10 @@ public final class RoutePlanner {
       if (remaining.intersect(raw.extent()).isEmpty()) {
         break;
       }
-      Optional<String> unfit = unfit(shape, raw.contract(), candidate);
+      Optional<String> unfit = unfit(shape, raw, candidate);
       if (unfit.isPresent()) {
         considered.add(candidate.name() + ": " + unfit.get());
-        if (mismatch(shape, raw.contract(), candidate).isEmpty()) {
+        if (mismatch(shape, raw, candidate).isEmpty()) {
           matching.add(candidate.name() + ": " + unfit.get());
         }
         continue;
@@ -136,7 +139,7 @@ public final class RoutePlanner {
         .filter(c -> shape.excluded().map(e -> !e.equals(c.name())).orElse(true))
         .sorted(
             Comparator.comparingLong(RouteCandidate::rows)
-                .thenComparing(c -> -c.grid().widthMicros())
+                .thenComparing(c -> -c.grid().longestMicros())
                 .thenComparing(c -> c.name().toString()))
         .toList();
   }
@@ -146,7 +149,7 @@ public final class RoutePlanner {
    * rolled back, …), a shape that does not answer the query's ({@link #mismatch}), or too few raw
    * rows per row for an aggregate's state.
    */
-  static Optional<String> unfit(QueryShape shape, TableContract raw, RouteCandidate candidate) {
+  static Optional<String> unfit(QueryShape shape, RawFacts raw, RouteCandidate candidate) {
     if (candidate.unusable().isPresent()) {
       return candidate.unusable();
     }
@@ -174,7 +177,8 @@ public final class RoutePlanner {
    * Why {@code candidate}'s shape does not answer the query's, if it does not: its keys, its grid
    * or what it stores. Whatever the rollup's state and rows.
    */
-  static Optional<String> mismatch(QueryShape shape, TableContract raw, RouteCandidate candidate) {
+  static Optional<String> mismatch(QueryShape shape, RawFacts facts, RouteCandidate candidate) {
+    TableContract raw = facts.contract();
     List<String> missing = new ArrayList<>();
     for (String key : shape.keys()) {
       if (!candidate.keys().contains(key)) {
@@ -194,13 +198,23 @@ public final class RoutePlanner {
               + String.join(", ", missing)
               + " that the query groups or filters by");
     }
-    if (shape.grid().isPresent() && !shape.grid().get().isMultipleOf(candidate.grid())) {
+    if (shape.grid().isPresent() && !nests(shape.grid().get(), candidate.grid(), shape, facts)) {
       return Optional.of(
           "the query's "
               + shape.grid().get()
               + " buckets are not whole multiples of its "
               + candidate.grid()
-              + " buckets");
+              + " buckets"
+              + (shape.grid().get() instanceof FixedGrid && candidate.grid() instanceof FixedGrid
+                  ? ""
+                  : " in the query's range"));
+    }
+    if (shape.grid().isEmpty()
+        && !(candidate.grid() instanceof FixedGrid)
+        && shape.aggregates().stream().anyMatch(c -> Aggregates.of(c).mergesAlongTimeOnly())) {
+      return Optional.of(
+          "buckets local days or months, which the raw rows' pieces of a time-weighted range"
+              + " cannot follow");
     }
     for (AggregateCall call : shape.aggregates()) {
       Aggregate aggregate = Aggregates.of(call);
@@ -218,6 +232,37 @@ public final class RoutePlanner {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether each query bucket that may be read is whole rollup buckets: at all times for grids
+   * whose widths divide (hours of minutes, months of local days), otherwise checked boundary by
+   * boundary over the query's range where the raw table has rows (a local day of Asia/Kolkata on a
+   * UTC quarter-hour grid; a local day of Europe/Berlin is not one of UTC days).
+   */
+  private static boolean nests(
+      BucketGrid query, BucketGrid rollup, QueryShape shape, RawFacts facts) {
+    if (query.isMultipleOf(rollup)) {
+      return true;
+    }
+    if (query instanceof FixedGrid && rollup instanceof FixedGrid) {
+      return false;
+    }
+    IntervalSet range = shape.time().intersect(facts.extent());
+    if (range.isEmpty() || !range.isBounded()) {
+      return false;
+    }
+    TimeInterval span = range.span();
+    long from = query.floor(span.start());
+    long to = query.ceil(span.end());
+    // Bucket starts are computed by time_bucket, which takes the later of two midnights; local
+    // dates start at the earlier one, so those are routed only where no midnight repeats.
+    if (query instanceof CalendarGrid local
+        && !local.laterMidnight()
+        && CalendarGrid.repeatsMidnightBetween(local.zone(), from, to)) {
+      return false;
+    }
+    return query.isMultipleOf(rollup, from, to);
   }
 
   /** Whether the query's groups gather rows of several of the rollup's series. */

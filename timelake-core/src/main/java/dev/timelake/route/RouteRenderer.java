@@ -76,7 +76,7 @@ public final class RouteRenderer {
         plan.merged() && alongTime
             ? plan.parts().stream()
                 .map(part -> part.rollup().grid())
-                .min(java.util.Comparator.comparingLong(BucketGrid::widthMicros))
+                .min(java.util.Comparator.comparingLong(BucketGrid::longestMicros))
             : Optional.empty();
     this.mergesParts =
         plan.merged()
@@ -261,9 +261,7 @@ public final class RouteRenderer {
   }
 
   private static Expression bucketOf(Expression micros, BucketGrid grid) {
-    return SyntaxTrees.call(
-        "make_timestamptz",
-        SyntaxTrees.bucketStartMicros(micros, grid.widthMicros(), grid.originMicros()));
+    return SyntaxTrees.call("make_timestamptz", SyntaxTrees.bucketStartMicros(micros, grid));
   }
 
   /** The part's time ranges, the key filters and the cells, as one WHERE. */
@@ -293,7 +291,7 @@ public final class RouteRenderer {
   public static Expression inCells(
       Cells cells, BucketGrid grid, List<Expression> keys, Expression micros) {
     List<Expression> row = new ArrayList<>(keys);
-    row.add(SyntaxTrees.bucketStartMicros(micros, grid.widthMicros(), grid.originMicros()));
+    row.add(SyntaxTrees.bucketStartMicros(micros, grid));
     ParenthesedSelect relation = new ParenthesedSelect();
     relation.setSelect(cells.relation());
     Expression left =

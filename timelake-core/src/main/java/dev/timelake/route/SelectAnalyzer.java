@@ -9,6 +9,7 @@ import dev.timelake.rollup.BucketSpellings;
 import dev.timelake.rollup.UnsupportedPart;
 import dev.timelake.table.TableContract;
 import dev.timelake.time.BucketGrid;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -54,14 +55,17 @@ final class SelectAnalyzer {
   private final IdentityHashMap<Expression, Integer> aggregateNodes = new IdentityHashMap<>();
   private final IdentityHashMap<Expression, String> keyNodes = new IdentityHashMap<>();
   private final Set<Expression> bucketNodes = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final ZoneId session;
   private BucketGrid grid;
 
   private SelectAnalyzer(
       PlainSelect select,
       TableContract raw,
       ConstantEvaluator constants,
-      Set<String> engineAggregates) {
+      Set<String> engineAggregates,
+      ZoneId session) {
     this.select = select;
+    this.session = session;
     this.raw = raw;
     this.rawName = raw.name();
     this.constants = constants;
@@ -85,9 +89,10 @@ final class SelectAnalyzer {
       PlainSelect select,
       TableContract raw,
       ConstantEvaluator constants,
-      Set<String> engineAggregates) {
+      Set<String> engineAggregates,
+      ZoneId session) {
     checkClauses(select);
-    return new SelectAnalyzer(select, raw, constants, engineAggregates).analyze();
+    return new SelectAnalyzer(select, raw, constants, engineAggregates, session).analyze();
   }
 
   private static void checkClauses(PlainSelect select) {
@@ -372,7 +377,7 @@ final class SelectAnalyzer {
 
   /** The grid of a bucket expression; all bucket expressions of one query must agree. */
   private Optional<BucketGrid> bucketGrid(Expression node) {
-    Optional<BucketGrid> bucket = BucketSpellings.grid(node, time, constants);
+    Optional<BucketGrid> bucket = BucketSpellings.grid(node, time, constants, session);
     if (bucket.isPresent() && grid != null && !grid.equals(bucket.get())) {
       throw new UnsupportedPart("the query buckets by both " + grid + " and " + bucket.get());
     }

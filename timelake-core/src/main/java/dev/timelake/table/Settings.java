@@ -299,6 +299,15 @@ public final class Settings {
           "0.8",
           "On a table: when a DELETE last removed rows from it (ms since the epoch), so a refresh"
               + " whose history since its record expired knows it may have missed one. Managed.");
+  public static final Setting RETENTION_HORIZON =
+      declare(
+          "retention-horizon",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.8",
+          "On a table: the start (µs since the epoch) of the oldest partition retention kept, so a"
+              + " rollup knows which of its buckets lost raw rows to retention. Managed.");
   public static final Setting ROLLUPS =
       declare(
           "rollups",
@@ -318,11 +327,21 @@ public final class Settings {
   public static final Setting ROLLUP_BUCKET =
       declare(
           "rollup-bucket",
-          SettingKind.DURATION,
+          SettingKind.STRING,
           null,
           Set.of(),
           "0.1",
-          "On a rollup: the bucket width. Managed.");
+          "On a rollup: the bucket width, a duration (1h), or local days, months or years (1 day,"
+              + " 3 months, 1 year) in its rollup-time-zone. Managed.");
+  public static final Setting ROLLUP_TIME_ZONE =
+      declare(
+          "rollup-time-zone",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.8",
+          "On a rollup whose buckets are local days or months: their time zone (absent: UTC)."
+              + " Managed.");
   public static final Setting ROLLUP_ORIGIN =
       declare(
           "rollup-origin",

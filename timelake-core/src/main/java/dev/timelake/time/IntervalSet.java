@@ -168,7 +168,13 @@ public final class IntervalSet {
       if (!interval.isBounded()) {
         return -1;
       }
-      count += (interval.end() - interval.start()) / grid.widthMicros();
+      if (grid instanceof FixedGrid fixed) {
+        count += (interval.end() - interval.start()) / fixed.widthMicros();
+      } else {
+        for (long start = interval.start(); start < interval.end(); start = grid.next(start)) {
+          count++;
+        }
+      }
     }
     return count;
   }
@@ -182,7 +188,11 @@ public final class IntervalSet {
     if (!isBounded()) {
       throw new IllegalStateException("cannot split an unbounded set: " + this);
     }
-    long step = Math.max(grid.widthMicros(), maxMicros / grid.widthMicros() * grid.widthMicros());
+    if (!(grid instanceof FixedGrid fixed)) {
+      return splitAtBoundaries(maxMicros, grid);
+    }
+    long width = fixed.widthMicros();
+    long step = Math.max(width, maxMicros / width * width);
     List<IntervalSet> pieces = new ArrayList<>();
     List<TimeInterval> piece = new ArrayList<>();
     long covered = 0;
@@ -194,6 +204,43 @@ public final class IntervalSet {
         covered += end - start;
         start = end;
         if (covered >= step) {
+          pieces.add(of(piece));
+          piece = new ArrayList<>();
+          covered = 0;
+        }
+      }
+    }
+    if (!piece.isEmpty()) {
+      pieces.add(of(piece));
+    }
+    return pieces;
+  }
+
+  /**
+   * {@link #split} for a grid whose buckets differ in length: each piece ends on one of its
+   * boundaries, after at least one bucket.
+   */
+  private List<IntervalSet> splitAtBoundaries(long maxMicros, BucketGrid grid) {
+    List<IntervalSet> pieces = new ArrayList<>();
+    List<TimeInterval> piece = new ArrayList<>();
+    long covered = 0;
+    for (TimeInterval interval : intervals) {
+      long start = interval.start();
+      while (start < interval.end()) {
+        long end = Math.min(interval.end(), grid.floor(start + (maxMicros - covered)));
+        if (end <= start) {
+          if (!piece.isEmpty()) {
+            pieces.add(of(piece));
+            piece = new ArrayList<>();
+            covered = 0;
+            continue;
+          }
+          end = Math.min(interval.end(), grid.next(grid.floor(start)));
+        }
+        piece.add(new TimeInterval(start, end));
+        covered += end - start;
+        start = end;
+        if (start < interval.end()) {
           pieces.add(of(piece));
           piece = new ArrayList<>();
           covered = 0;

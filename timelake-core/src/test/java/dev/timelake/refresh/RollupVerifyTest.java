@@ -329,13 +329,21 @@ class RollupVerifyTest {
   }
 
   @Test
-  void bucketsBeginningBeforeTheOldestRawPartitionAreNotChecked() {
+  void bucketsBeginningBeforeWhatRetentionKeptAreNotChecked() {
     try (Lake lake = Lake.open(warehouse)) {
       Table raw = createRaw(lake);
       // Daily raw partitions from Thursday 2026-01-01; weekly buckets start on Mondays.
       appendRegular(raw, 14 * 24);
       createRollup(lake, WEEKLY, "7 days", STATISTICS);
 
+      // Nothing was ever dropped: the week that began on Monday 2025-12-29 is whole.
+      RollupVerification whole = lake.verifyRollup(WEEKLY, Options.allBuckets());
+      assertThat(whole.uncheckedBefore()).isEmpty();
+      assertThat(whole.bucketsChecked()).isEqualTo(3);
+
+      // A table with retention whose drops an older version made without recording them: its
+      // oldest partition is where the rows it may have lost end.
+      raw.alter(java.util.Map.of("retention", "100y"));
       RollupVerification check = lake.verifyRollup(WEEKLY, Options.allBuckets());
 
       assertThat(check.uncheckedBefore()).contains(Instant.parse("2026-01-05T00:00:00Z"));

@@ -79,26 +79,33 @@ class RollupDefinitionTest {
   }
 
   @Test
-  void rejectsMonthBuckets() {
+  void rejectsCalendarBucketsWithAnOrigin() {
     assertRejected(
-        "SELECT device, time_bucket(INTERVAL '1 month', time) AS bucket, avg(value) FROM iot.raw"
-            + " GROUP BY device, bucket",
-        "bucket width INTERVAL '1 month' must be a fixed interval such as INTERVAL '1 minute'"
-            + " (months and years are not supported)");
+        "SELECT device, time_bucket(INTERVAL '1 month', time, TIMESTAMPTZ '2026-01-15"
+            + " 00:00:00+00') AS bucket, avg(value) FROM iot.raw GROUP BY device, bucket",
+        "time_bucket(INTERVAL '1 month', time, TIMESTAMPTZ '2026-01-15 00:00:00+00'): months and"
+            + " years are bucketed from January 2000 by time_bucket(width, time [, 'zone']);"
+            + " another origin or offset is not supported");
   }
 
   @Test
-  void rejectsBucketsWithoutAFixedGrid() {
+  void rejectsBucketsWithoutAGrid() {
     assertRejected(
-        "SELECT device, date_trunc('month', time) AS bucket, avg(value) FROM iot.raw"
+        "SELECT device, date_trunc('decade', time) AS bucket, avg(value) FROM iot.raw"
             + " GROUP BY device, bucket",
-        "date_trunc('month', time) has no fixed width (units with one: microseconds to week)");
+        "date_trunc('decade', time) has no grid rollups know (units: microseconds to year, not"
+            + " decades)");
     assertRejected(
-        "SELECT device, time_bucket(INTERVAL '1 day', time, 'Europe/Berlin') AS bucket,"
+        "SELECT device, time_bucket(INTERVAL '1 day 2 hours', time, 'Europe/Berlin') AS bucket,"
             + " avg(value) FROM iot.raw GROUP BY device, bucket",
-        "time_bucket(INTERVAL '1 day', time, 'Europe/Berlin'): the third argument must be a"
-            + " constant origin timestamp or offset interval (a time zone buckets in local time,"
-            + " which has no fixed grid)");
+        "time_bucket(INTERVAL '1 day 2 hours', time, 'Europe/Berlin'): a width that mixes months,"
+            + " days and hours has no grid; use one unit (INTERVAL '1 month', '1 day' or '36"
+            + " hours')");
+    assertRejected(
+        "SELECT device, time_bucket(INTERVAL '1 day', time, 'Europe/Atlantis') AS bucket,"
+            + " avg(value) FROM iot.raw GROUP BY device, bucket",
+        "time_bucket(INTERVAL '1 day', time, 'Europe/Atlantis'): unknown time zone"
+            + " 'Europe/Atlantis' (a name of the IANA time zone database, such as 'Europe/Berlin')");
   }
 
   @Test

@@ -33,7 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dtimelake.differential.queries=N} run more (3 tables of 100 queries by default).
  */
 class RollupRoutingDifferentialTest {
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  /** Three days over Europe/Berlin's clock change (01:00 UTC) and its local month's end. */
+  private static final Instant T0 = Instant.parse("2026-03-29T00:00:00Z");
+
+  /** Zones of calendar buckets: half-hour offsets, clock changes, a half-hour clock change. */
+  private static final List<String> ZONES =
+      List.of("Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "UTC");
+
   private static final int DAYS = 3;
   private static final List<String> SITES = List.of("s0", "s1");
   private static final List<String> TAGS = List.of("t0", "t1", "t2");
@@ -59,7 +65,13 @@ class RollupRoutingDifferentialTest {
             "date_trunc('hour', time)",
             STATISTICS + ", first_value(value ORDER BY time) AS first_v, min(time) AS first_t"
           },
-          new String[] {"_1d", "site, tag", "time_bucket(INTERVAL '1 day', time)", STATISTICS});
+          new String[] {"_1d", "site, tag", "time_bucket(INTERVAL '1 day', time)", STATISTICS},
+          new String[] {
+            "_berlin_day",
+            "site, tag",
+            "time_bucket(INTERVAL '1 day', time, 'Europe/Berlin')",
+            STATISTICS
+          });
 
   private static final List<String> AGGREGATES =
       List.of(
@@ -299,7 +311,8 @@ class RollupRoutingDifferentialTest {
   }
 
   private static String randomBucket(TestRandom random) {
-    return switch (random.nextInt(10)) {
+    String zone = ZONES.get(random.nextInt(ZONES.size()));
+    return switch (random.nextInt(13)) {
       case 0 -> "time_bucket(INTERVAL '" + (2 + random.nextInt(59)) + " minutes', time)";
       case 1 -> "time_bucket(INTERVAL '1 hour', time)";
       case 2 ->
@@ -316,6 +329,14 @@ class RollupRoutingDifferentialTest {
         int seconds = List.of(60, 300, 3600, 5400, 86400).get(random.nextInt(5));
         yield "floor(extract(epoch from time)/" + seconds + ")*" + seconds;
       }
+      case 9 -> "time_bucket(INTERVAL '1 day', time, '" + zone + "')";
+      case 10 ->
+          "date_trunc('"
+              + List.of("day", "week", "month").get(random.nextInt(3))
+              + "', time AT TIME ZONE '"
+              + zone
+              + "')";
+      case 11 -> "time_bucket(INTERVAL '1 month', time, '" + zone + "')";
       default -> "time_bucket(INTERVAL '1 minute', time)";
     };
   }
@@ -325,7 +346,7 @@ class RollupRoutingDifferentialTest {
     if (random.nextBoolean()) {
       seconds = seconds / 3600 * 3600;
     }
-    return "TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (" + seconds + ") SECOND";
+    return "TIMESTAMPTZ '2026-03-29 00:00:00+00' + INTERVAL (" + seconds + ") SECOND";
   }
 
   /** Runs {@code query} routed and not; true when it was routed. */

@@ -261,7 +261,8 @@ class RoutingGoldenTest {
                   select,
                   setting.raw(),
                   new ConstantEvaluator(connection),
-                  connection.aggregateFunctions())
+                  connection.aggregateFunctions(),
+                  java.time.ZoneOffset.UTC)
               .shape();
       return RoutePlanner.plan(
           shape, new RawFacts(setting.raw(), 1, setting.extent()), setting.candidates());

@@ -35,7 +35,7 @@ class IntervalSetTest {
     for (int round = 0; round < 1_000; round++) {
       BitSet bits = new BitSet();
       IntervalSet set = randomSet(random, bits);
-      BucketGrid grid = BucketGrid.of(1 + random.nextInt(12), random.nextInt(30) - 15);
+      FixedGrid grid = BucketGrid.of(1 + random.nextInt(12), random.nextInt(30) - 15);
       BitSet inward = new BitSet();
       BitSet outward = new BitSet();
       for (long start = grid.floor(-20); start < RANGE + 20; start += grid.widthMicros()) {
