@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * What a refresh of one rollup will do, decided from metadata alone: the raw snapshot it will
  * reflect, the record it replaces, whether the rollup is emptied first (the raw table was rolled
- * back past the recorded snapshot), and the windows it recomputes. Immutable; {@link
- * #explanation()} says why.
+ * back past the recorded snapshot), the windows it recomputes, and the first bucket it leaves to
+ * raw data for the refresh lag ({@link Long#MAX_VALUE}: none). Immutable; {@link #explanation()}
+ * says why.
  */
 public record RefreshPlan(
     TableName rollup,
@@ -21,6 +22,7 @@ public record RefreshPlan(
     long recordedSequence,
     boolean rebuild,
     List<RefreshWindow> windows,
+    long lagFromMicros,
     List<String> reasons) {
 
   public RefreshPlan {

@@ -68,6 +68,15 @@ public final class RefreshPlanner {
       }
     }
     IntervalSet buckets = RollupChanges.spans(changed).alignOutward(grid);
+    // Buckets the last refresh left to raw data for the lag, wherever raw data is: every cell of
+    // them, not only those of changed files.
+    IntervalSet pending =
+        recordedSequence >= 0 && rollup.lagFrom() != Long.MAX_VALUE
+            ? RollupChanges.spans(rawFiles)
+                .intersect(IntervalSet.of(rollup.lagFrom(), Long.MAX_VALUE))
+                .alignOutward(grid)
+            : IntervalSet.empty();
+    buckets = buckets.union(pending);
     if (recordedSequence >= 0) {
       // A bucket that begins before what retention kept lost rows to it: the rollup keeps its
       // complete value rather than one recomputed from what is left.
@@ -79,13 +88,28 @@ public final class RefreshPlanner {
     // Not so for rows a DELETE removed: they were there, and a DELETE that empties the oldest
     // partitions must not pass for retention.
     buckets = buckets.union(deletions.spans().alignOutward(grid));
+    long lagFrom = lagFrom(rollup, raw);
+    if (lagFrom != Long.MAX_VALUE) {
+      IntervalSet lagged = buckets.intersect(IntervalSet.of(lagFrom, Long.MAX_VALUE));
+      buckets = buckets.subtract(lagged);
+      if (!lagged.isEmpty()) {
+        reasons.add(
+            rollup.name()
+                + ": buckets from "
+                + java.time.Instant.EPOCH.plus(lagFrom, java.time.temporal.ChronoUnit.MICROS)
+                + " on end later than raw snapshot "
+                + raw.snapshotId()
+                + "'s commit time less the refresh lag; left to raw data");
+      }
+    }
     List<RefreshWindow> windows = new ArrayList<>();
     if (!buckets.isEmpty()) {
       // A row of a table whose rows replace the others of their interval may remove one from
       // another bucket than its own: the cells the changed files hold are not all that changed.
       boolean everyCell = recordedSequence < 0 || raw.contract().replacesWithinInterval();
       for (IntervalSet window : buckets.split(MAX_WINDOW_MICROS, grid)) {
-        windows.add(window(window, changed, rawFiles, deletions, everyCell, grid));
+        boolean pendingCells = !window.intersect(pending).isEmpty();
+        windows.add(window(window, changed, rawFiles, deletions, everyCell || pendingCells, grid));
       }
       reasons.add(
           rollup.name()
@@ -110,7 +134,25 @@ public final class RefreshPlanner {
         recordedSequence,
         rebuild,
         windows,
+        lagFrom,
         reasons);
+  }
+
+  /**
+   * The start of the first bucket that ends later than the raw snapshot's commit time less the
+   * rollup's refresh lag ({@link Long#MAX_VALUE} without a lag): a function of the pinned
+   * snapshots, so another process planning the same refresh leaves the same buckets.
+   */
+  private static long lagFrom(Rollup rollup, PinnedTable raw) {
+    long lag = rollup.refreshLagMicros();
+    if (lag <= 0 || raw.snapshot().isEmpty()) {
+      return Long.MAX_VALUE;
+    }
+    long committed = raw.snapshot().get().timestampMillis() * 1000;
+    long until = committed - lag;
+    long floor = rollup.grid().floor(until);
+    // The bucket holding `until` ends after it: it is the first one left.
+    return floor;
   }
 
   private static RefreshWindow window(

@@ -8,6 +8,7 @@ import dev.timelake.catalog.LoadedTable;
 import dev.timelake.catalog.PinnedTable;
 import dev.timelake.catalog.PinnedTables;
 import dev.timelake.engine.EngineConnection;
+import dev.timelake.engine.SqlText;
 import dev.timelake.engine.SyntaxTrees;
 import dev.timelake.read.PlannedFile;
 import dev.timelake.read.QueryRewriter;
@@ -50,6 +51,9 @@ final class RefreshRunner {
   /** The temporary table holding a window's changed cells. */
   private static final String CELLS = "__tl_refresh_cells";
 
+  /** The temporary table of one window's rows while they are committed. */
+  private static final String WINDOW_ROWS = "__tl_refresh_window";
+
   /** The temporary table holding the cells a window removes before it appends. */
   private static final String REMOVED = "__tl_refresh_removed";
 
@@ -74,7 +78,7 @@ final class RefreshRunner {
         rollup,
         raw,
         sources,
-        (index, route, record) ->
+        (index, route, record, pendingRecord) ->
             withWindowRows(
                 rollup,
                 raw,
@@ -86,6 +90,7 @@ final class RefreshRunner {
                         rollup,
                         sql,
                         record,
+                        pendingRecord,
                         now,
                         cells,
                         "window " + (index + 1) + " of " + plan.windows().size())));
@@ -109,13 +114,14 @@ final class RefreshRunner {
         rollup,
         raw,
         sources,
-        (index, route, record) ->
+        (index, route, record, pendingRecord) ->
             appendRows(
                 rollup,
                 "SELECT * FROM read_parquet("
                     + dev.timelake.engine.SqlText.literal(io.localPath(staged.get(index)))
                     + ")",
                 record,
+                pendingRecord,
                 now,
                 Optional.empty(),
                 "window " + (index + 1) + " of " + plan.windows().size()));
@@ -157,7 +163,12 @@ final class RefreshRunner {
 
   /** Appends one window's rows to the rollup, with the record its commit carries. */
   private interface WindowAppend {
-    AppendResult append(int index, RoutePlan route, Map<String, String> record);
+    /**
+     * Appends window {@code index}'s rows; its last commit carries {@code record}, any commit
+     * before it {@code pendingRecord}.
+     */
+    AppendResult append(
+        int index, RoutePlan route, Map<String, String> record, Map<String, String> pendingRecord);
   }
 
   private RefreshReport run(
@@ -171,9 +182,14 @@ final class RefreshRunner {
     if (plan.rebuild()) {
       RefreshCommitter.clear(catalog.require(rollup.name()));
     }
-    Map<String, String> record = record(plan.rawSnapshotId(), plan.rawSequence());
+    Map<String, String> record =
+        record(plan.rawSnapshotId(), plan.rawSequence(), plan.lagFromMicros());
     Map<String, String> oldRecord =
-        new java.util.HashMap<>(record(plan.recordedSnapshotId(), plan.recordedSequence()));
+        new java.util.HashMap<>(
+            record(
+                plan.recordedSnapshotId(),
+                plan.recordedSequence(),
+                plan.rebuild() ? Long.MAX_VALUE : rollup.lagFrom()));
     // Until the last window commits, rows newer than the record are in the rollup: a rollback past
     // the snapshot they reflect must be noticed too.
     oldRecord.put(SnapshotSummaries.ROLLUP_SOURCE_PENDING, Long.toString(plan.rawSnapshotId()));
@@ -193,7 +209,7 @@ final class RefreshRunner {
         if (removed > 0) {
           explanation.add(window + "removed " + removed + " cells whose raw rows were deleted");
         }
-        result = windowAppend.append(i, route, last ? record : oldRecord);
+        result = windowAppend.append(i, route, last ? record : oldRecord, oldRecord);
       } catch (QueryFailedException e) {
         throw new QueryFailedException(
             "Cannot refresh rollup "
@@ -209,7 +225,10 @@ final class RefreshRunner {
       rows += result.rows();
       recorded = last && result.outcome() == AppendResult.Outcome.COMMITTED;
     }
-    if (!recorded && (plan.rebuild() || rollup.sourceSnapshot() != plan.rawSnapshotId())) {
+    if (!recorded
+        && (plan.rebuild()
+            || rollup.sourceSnapshot() != plan.rawSnapshotId()
+            || rollup.lagFrom() != plan.lagFromMicros())) {
       RefreshCommitter.recordOnly(catalog.require(rollup.name()), record);
     }
     return new RefreshReport(
@@ -222,10 +241,15 @@ final class RefreshRunner {
         explanation);
   }
 
-  private static Map<String, String> record(long snapshot, long sequence) {
-    return Map.of(
-        SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, Long.toString(snapshot),
-        SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, Long.toString(sequence));
+  /** The record of a raw snapshot, with the first bucket left to raw data for the lag, if any. */
+  private static Map<String, String> record(long snapshot, long sequence, long lagFrom) {
+    Map<String, String> record = new java.util.HashMap<>();
+    record.put(SnapshotSummaries.ROLLUP_SOURCE_SNAPSHOT, Long.toString(snapshot));
+    record.put(SnapshotSummaries.ROLLUP_SOURCE_SEQUENCE, Long.toString(sequence));
+    if (lagFrom != Long.MAX_VALUE) {
+      record.put(SnapshotSummaries.ROLLUP_LAG_FROM, Long.toString(lagFrom));
+    }
+    return Map.copyOf(record);
   }
 
   /** The window's query, routed to the other rollups where they answer it. */
@@ -348,23 +372,109 @@ final class RefreshRunner {
       Rollup rollup,
       String sql,
       Map<String, String> record,
+      Map<String, String> pendingRecord,
       Instant now,
       Optional<CellCount> cells,
       String window) {
+    connection.execute("CREATE OR REPLACE TEMPORARY TABLE " + WINDOW_ROWS + " AS " + sql);
+    try {
+      long rows =
+          ((Number) connection.scalar("SELECT count(*) FROM temp." + WINDOW_ROWS)).longValue();
+      checkCells(rollup, cells, rows, window);
+      // About a million rows a commit (seed 000; timelake.rollup-refresh-commit-rows), so a
+      // 1-minute rollup of thousands of series never writes tens of millions in one.
+      long perCommit =
+          Math.max(
+              1,
+              Long.parseLong(
+                  rollup
+                      .contract()
+                      .setting(dev.timelake.table.Settings.ROLLUP_REFRESH_COMMIT_ROWS)
+                      .orElse("1000000")));
+      List<Long> splits = rows > perCommit ? splits(rollup, perCommit) : List.of();
+      AppendResult result = null;
+      for (int i = 0; i <= splits.size(); i++) {
+        long from = i == 0 ? Long.MIN_VALUE : splits.get(i - 1);
+        long to = i == splits.size() ? Long.MAX_VALUE : splits.get(i);
+        // Every commit but the window's last keeps the record the last one replaces.
+        Map<String, String> carried = i == splits.size() ? record : pendingRecord;
+        result = commitRows(rollup, bucketsBetween(rollup, from, to), carried, now);
+      }
+      return splits.isEmpty()
+          ? result
+          : new AppendResult(
+              rows,
+              0,
+              0,
+              result.files(),
+              result.snapshotId(),
+              result.outcome(),
+              Optional.empty(),
+              Optional.empty());
+    } finally {
+      connection.execute("DROP TABLE IF EXISTS temp." + WINDOW_ROWS);
+    }
+  }
+
+  /**
+   * The bucket starts (µs) that cut the window's rows into commits of about {@code perCommit} rows
+   * each: the bucket of every {@code perCommit}-th row in bucket order, so a cell is never split.
+   */
+  private List<Long> splits(Rollup rollup, long perCommit) {
+    String bucket = SqlText.identifier(rollup.bucketColumn());
+    List<Long> splits = new ArrayList<>();
+    for (List<Object> row :
+        connection.rows(
+            "SELECT DISTINCT epoch_us("
+                + bucket
+                + ") AS b FROM (SELECT "
+                + bucket
+                + ", row_number() OVER (ORDER BY "
+                + bucket
+                + ") AS n FROM temp."
+                + WINDOW_ROWS
+                + ") WHERE n > 1 AND n % "
+                + perCommit
+                + " = 1 ORDER BY b")) {
+      splits.add(((Number) row.get(0)).longValue());
+    }
+    return splits;
+  }
+
+  private static String bucketsBetween(Rollup rollup, long from, long to) {
+    String bucket = "epoch_us(" + SqlText.identifier(rollup.bucketColumn()) + ")";
+    List<String> bounds = new ArrayList<>();
+    if (from != Long.MIN_VALUE) {
+      bounds.add(bucket + " >= " + from);
+    }
+    if (to != Long.MAX_VALUE) {
+      bounds.add(bucket + " < " + to);
+    }
+    return "SELECT * FROM temp."
+        + WINDOW_ROWS
+        + (bounds.isEmpty() ? "" : " WHERE " + String.join(" AND ", bounds));
+  }
+
+  private AppendResult commitRows(
+      Rollup rollup, String sql, Map<String, String> record, Instant now) {
     LoadedTable target = catalog.require(rollup.name());
     try (PendingAppend pending = new PendingAppend(target, connection)) {
-      long rows = pending.add(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL), now);
-      if (cells.isPresent() && !cells.get().admits(rows)) {
-        throw new dev.timelake.CommitFailedException(
-            String.format(
-                "Cannot commit the refresh of rollup %s (%s): the raw data changed cells of the"
-                    + " window that must give %s rows but the refresh computed %d;"
-                    + " nothing of the window was committed and the rollup keeps its record, so"
-                    + " queries read raw data where it is behind. This is a bug in Timelake:"
-                    + " please report it with the rollup's and %s's snapshot history",
-                rollup.name(), window, cells.get(), rows, rollup.source()));
-      }
+      pending.add(new AppendSource.Query(sql, AppendSource.Casting.INTERNAL), now);
       return pending.commit("rollup-refresh", Optional.empty(), record, progress);
+    }
+  }
+
+  private static void checkCells(
+      Rollup rollup, Optional<CellCount> cells, long rows, String window) {
+    if (cells.isPresent() && !cells.get().admits(rows)) {
+      throw new dev.timelake.CommitFailedException(
+          String.format(
+              "Cannot commit the refresh of rollup %s (%s): the raw data changed cells of the"
+                  + " window that must give %s rows but the refresh computed %d;"
+                  + " nothing of the window was committed and the rollup keeps its record, so"
+                  + " queries read raw data where it is behind. This is a bug in Timelake:"
+                  + " please report it with the rollup's and %s's snapshot history",
+              rollup.name(), window, cells.get(), rows, rollup.source()));
     }
   }
 

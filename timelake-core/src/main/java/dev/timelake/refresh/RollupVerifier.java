@@ -70,7 +70,8 @@ public final class RollupVerifier {
     List<PlannedFile> rawFiles = ScanPlanner.liveFiles(raw);
     List<PlannedFile> rollupFiles = ScanPlanner.liveFiles(rollup.table());
     long from = firstWholeBucket(rollup, raw, rawFiles, rollupFiles);
-    IntervalSet range = IntervalSet.of(from, Long.MAX_VALUE);
+    // Buckets the refresh lag left to raw data are not in the rollup, and not checked.
+    IntervalSet range = IntervalSet.of(from, Math.max(from, rollup.lagFrom()));
     OptionalLong sampledFrom = OptionalLong.empty();
     IntervalSet checked = range;
     if (options.samples()) {

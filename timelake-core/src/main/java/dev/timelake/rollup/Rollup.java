@@ -107,6 +107,27 @@ public record Rollup(
   }
 
   /**
+   * The start of the first bucket the last refresh left to raw data for the refresh lag ({@code
+   * timelake.rollup-lag-from}); {@link Long#MAX_VALUE} when it materialized every bucket.
+   */
+  public long lagFrom() {
+    return table
+        .summary(SnapshotSummaries.ROLLUP_LAG_FROM)
+        .map(Long::parseLong)
+        .orElse(Long.MAX_VALUE);
+  }
+
+  /** The refresh lag in µs ({@code timelake.rollup-refresh-lag}; 0 for none). */
+  public long refreshLagMicros() {
+    return contract()
+            .setting(Settings.ROLLUP_REFRESH_LAG)
+            .map(Durations::parse)
+            .map(java.time.Duration::toNanos)
+            .orElse(0L)
+        / 1000;
+  }
+
+  /**
    * True when a DELETE of raw rows changes the buckets they were in ({@code rollup-follow-deletes},
    * default true); false: the rollup keeps what deleted rows contributed, as for retention.
    */

@@ -300,12 +300,22 @@ public final class RollupDefinitions {
       return;
     }
     int groups = 0;
+    // What each select position groups by: a key column by its name (whatever its alias), the
+    // bucket by its output name, anything else by its text.
     List<String> selected = new ArrayList<>();
     for (SelectItem<?> item : select.getSelectItems()) {
-      selected.add(
-          item.getAlias() == null
-              ? SyntaxNames.unquote(item.getExpression().toString())
-              : SyntaxNames.unquote(item.getAlias().getName()));
+      Expression expression = item.getExpression();
+      Optional<net.sf.jsqlparser.schema.Column> column = SyntaxNames.column(expression);
+      if (column.isPresent()) {
+        selected.add(SyntaxNames.unquote(column.get().getColumnName()));
+      } else if (BucketSpellings.isBucketCall(expression)) {
+        selected.add(bucketColumn);
+      } else {
+        selected.add(
+            item.getAlias() == null
+                ? SyntaxNames.unquote(expression.toString())
+                : SyntaxNames.unquote(item.getAlias().getName()));
+      }
     }
     for (Expression expression : expressions) {
       String group;

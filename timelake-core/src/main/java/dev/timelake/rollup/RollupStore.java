@@ -207,6 +207,7 @@ public final class RollupStore {
     return switch (option.toLowerCase(Locale.ROOT).replace('-', '_')) {
       case "chunk_interval" -> "chunk";
       case "refresh_interval" -> "rollup-refresh-interval";
+      case "refresh_lag" -> "rollup-refresh-lag";
       case "follow_deletes" -> "rollup-follow-deletes";
       default -> option;
     };

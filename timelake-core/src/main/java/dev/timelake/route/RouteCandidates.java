@@ -108,6 +108,7 @@ public final class RouteCandidates {
         RollupChanges.spans(RollupChanges.changedFiles(rawFiles, rollup.sourceSequence()))
             .union(deletions.spans())
             .alignOutward(grid);
-    return IntervalSet.of(start, Long.MAX_VALUE).subtract(changed);
+    // Buckets the refresh left to raw data for the refresh lag are not in the rollup.
+    return IntervalSet.of(start, rollup.lagFrom()).subtract(changed);
   }
 }

@@ -157,6 +157,11 @@ public final class RoutePlanner {
     if (mismatch.isPresent()) {
       return mismatch;
     }
+    if (readsAsStored(shape, candidate)) {
+      // At the rollup's own width and keys its stored values are read as they are: no state is
+      // merged, so no threshold of what merging costs applies.
+      return Optional.empty();
+    }
     for (AggregateCall call : shape.aggregates()) {
       Aggregate aggregate = Aggregates.of(call);
       if (candidate.readingsPerRow() < aggregate.minimumReadingsPerRow()) {

@@ -279,6 +279,26 @@ public final class Settings {
           "0.1",
           "On a rollup: inline maintenance after an append to its raw table refreshes it once its"
               + " last refresh is older than this; off: only REFRESH and maintain do.");
+  public static final Setting ROLLUP_REFRESH_LAG =
+      declare(
+          "rollup-refresh-lag",
+          SettingKind.DURATION,
+          "0s",
+          Set.of(CREATE, TABLE),
+          "0.8",
+          "On a rollup: a refresh leaves buckets that end later than the raw snapshot's commit time"
+              + " less this to raw data (WITH (refresh_lag = '2 minutes')), so the bucket being"
+              + " written is not committed again on every refresh; routing reads them from raw"
+              + " data.");
+  public static final Setting ROLLUP_REFRESH_COMMIT_ROWS =
+      declare(
+          "rollup-refresh-commit-rows",
+          SettingKind.INTEGER,
+          "1000000",
+          Set.of(CREATE, TABLE),
+          "0.8",
+          "On a rollup: about how many rows one refresh commit holds; a window with more is"
+              + " committed in several, cut between buckets.");
   public static final Setting ROLLUP_FOLLOW_DELETES =
       declare(
           "rollup-follow-deletes",

@@ -38,6 +38,13 @@ public final class SnapshotSummaries {
    */
   public static final String ROLLUP_SOURCE_PENDING = "timelake.rollup-source-pending";
 
+  /**
+   * On a rollup snapshot of a rollup with a refresh lag: the start (µs since 1970) of its first
+   * bucket that the refresh left to raw data because it is newer than the raw snapshot's commit
+   * time less the lag. The buckets from there on are not materialized.
+   */
+  public static final String ROLLUP_LAG_FROM = "timelake.rollup-lag-from";
+
   /** Prefix of rollup summary keys, which compaction of a rollup carries forward. */
   public static final String ROLLUP_PREFIX = "timelake.rollup-";
 

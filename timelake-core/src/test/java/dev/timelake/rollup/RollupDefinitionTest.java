@@ -109,6 +109,19 @@ class RollupDefinitionTest {
   }
 
   @Test
+  void groupsByPositionOverAnUnaliasedBucketAndAliasedKeys() {
+    sql(
+        "CREATE MATERIALIZED ROLLUP iot.p_1h AS SELECT device AS d, time_bucket(INTERVAL '1 hour',"
+            + " time), max(value) FROM iot.raw GROUP BY 1, 2 WITH (refresh_interval = 'off')");
+    try {
+      assertThat(lake.table("iot.p_1h").columns().stream().map(c -> c.name()).toList())
+          .containsExactly("device", "bucket", "max_value");
+    } finally {
+      sql("DROP MATERIALIZED ROLLUP iot.p_1h");
+    }
+  }
+
+  @Test
   void storesTheOriginOfEverySpellingOfTheBucket() {
     sql(
         "CREATE MATERIALIZED ROLLUP iot.o_1h AS SELECT device, time_bucket(INTERVAL '1 hour', time,"

@@ -216,6 +216,31 @@ class RoutePlannerTest {
   }
 
   @Test
+  void aStoredStateIsReadAsItIsAtTheRollupsOwnWidthAndKeysWhateverItsRowsPerReading() {
+    // The seed's own example: time_weighted_mean at one minute, two raw rows a row. Merging
+    // time-weighted states pays from 32; reading the stored state's mean at one minute merges
+    // nothing.
+    AggregateCall mean =
+        new AggregateCall("time_weighted_mean", Optional.of("value"), List.of("linear"));
+    AggregateCall stored = AggregateCall.of("time_weighted_state", "value");
+    RouteCandidate minutely =
+        rollup(
+            "iot.r_1m", SERIES, 60_000_000L, List.of(new StoredAggregate("twa", stored)), 120_000);
+    RouteDecision sameWidth =
+        RoutePlanner.plan(
+            query(SERIES, Optional.of(BucketGrid.of(60_000_000L, 0)), mean, Set.of()),
+            TEN_DAYS,
+            List.of(minutely));
+    assertThat(sameWidth.isRouted()).as(sameWidth.explanation().toString()).isTrue();
+    RouteDecision coarser =
+        RoutePlanner.plan(
+            query(SERIES, Optional.of(BucketGrid.of(HOUR, 0)), mean, Set.of()),
+            TEN_DAYS,
+            List.of(minutely));
+    assertThat(coarser.reason().orElseThrow()).contains("pays from 32");
+  }
+
+  @Test
   void noRollupAnswersOnlyWhenNoRollupsShapeDoes() {
     // Not refreshed and of a grid the query's is no multiple of: its shape does not answer.
     RouteCandidate notRefreshed = dailyNotRefreshed(new StoredAggregate("max_value", MAX));
