@@ -55,6 +55,7 @@ final class RawOnlyRows {
       Rollup rollup,
       PinnedTable raw,
       IntervalSet buckets) {
+    dev.timelake.rollup.RollupFilter filter = rollup.filter();
     QueryShape shape =
         new QueryShape(
             raw.name(),
@@ -62,8 +63,10 @@ final class RawOnlyRows {
             Optional.of(rollup.grid()),
             calls(rollup),
             buckets,
-            Set.of(),
-            Optional.of(rollup.name()));
+            keyColumns(filter, rollup),
+            Optional.of(rollup.name()),
+            filter.rowTexts(),
+            Set.of());
     RawFacts facts =
         new RawFacts(
             raw.contract(), raw.snapshotId(), RollupChanges.spans(ScanPlanner.liveFiles(raw)));
@@ -72,11 +75,30 @@ final class RawOnlyRows {
       return Optional.empty(); // a route without parts renders no relation
     }
     RenderedRoute rendered =
-        RouteRenderer.render(
-            route, raw.contract(), new RenderSpec(ALIAS, List.of(), Optional.empty()));
+        RouteRenderer.render(route, raw.contract(), spec(ALIAS, rollup, Optional.empty()));
     PinnedTables tables = new PinnedTables(catalog).pin(raw);
     QueryRewriter rewriter = new QueryRewriter(catalog, tables, connection, alwaysDeduplicated());
     return Optional.of(typed(rollup.contract(), rewriter.rewrite(rows(rollup, route, rendered))));
+  }
+
+  /**
+   * What rendering a rollup's rows needs: its WHERE's key terms applied in every part, its other
+   * terms to raw rows (the rollups a refresh reads from hold rows filtered so already).
+   */
+  static RenderSpec spec(String alias, Rollup rollup, Optional<dev.timelake.route.Cells> cells) {
+    dev.timelake.rollup.RollupFilter filter = rollup.filter();
+    return new RenderSpec(alias, filter.keyTerms(), filter.rowTerms(), cells);
+  }
+
+  /** The grouping columns the rollup's WHERE filters on. */
+  static Set<String> keyColumns(dev.timelake.rollup.RollupFilter filter, Rollup rollup) {
+    Set<String> columns = new java.util.TreeSet<>();
+    for (Expression term : filter.keyTerms()) {
+      dev.timelake.rollup.RollupFilter.columnOf(term)
+          .flatMap(name -> rollup.keys().stream().filter(name::equalsIgnoreCase).findFirst())
+          .ifPresent(columns::add);
+    }
+    return columns;
   }
 
   /**

@@ -106,7 +106,12 @@ public final class RefreshPlanner {
     if (!buckets.isEmpty()) {
       // A row of a table whose rows replace the others of their interval may remove one from
       // another bucket than its own: the cells the changed files hold are not all that changed.
-      boolean everyCell = recordedSequence < 0 || raw.contract().replacesWithinInterval();
+      // So may a copy that moves a row out of a filtered rollup's WHERE (a newer quality): its
+      // cell may have no row any more, so the window is emptied and every cell computed again.
+      boolean everyCell =
+          recordedSequence < 0
+              || raw.contract().replacesWithinInterval()
+              || !rollup.filter().rowTerms().isEmpty();
       for (IntervalSet window : buckets.split(MAX_WINDOW_MICROS, grid)) {
         boolean pendingCells = !window.intersect(pending).isEmpty();
         windows.add(window(window, changed, rawFiles, deletions, everyCell || pendingCells, grid));

@@ -15,7 +15,6 @@ import dev.timelake.read.QueryRewriter;
 import dev.timelake.rollup.Rollup;
 import dev.timelake.route.Cells;
 import dev.timelake.route.QueryShape;
-import dev.timelake.route.RenderSpec;
 import dev.timelake.route.RenderedRoute;
 import dev.timelake.route.RouteCandidates;
 import dev.timelake.route.RouteDecision;
@@ -33,7 +32,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.statement.select.Distinct;
@@ -209,6 +207,15 @@ final class RefreshRunner {
         if (removed > 0) {
           explanation.add(window + "removed " + removed + " cells whose raw rows were deleted");
         }
+        long emptied = emptyFilteredWindow(rollup, windows.get(i), oldRecord);
+        if (emptied > 0) {
+          explanation.add(
+              window
+                  + "removed its "
+                  + emptied
+                  + " rows first: a filtered rollup's cell may be"
+                  + " left without rows");
+        }
         result = windowAppend.append(i, route, last ? record : oldRecord, oldRecord);
       } catch (QueryFailedException e) {
         throw new QueryFailedException(
@@ -252,9 +259,15 @@ final class RefreshRunner {
     return Map.copyOf(record);
   }
 
-  /** The window's query, routed to the other rollups where they answer it. */
-  private static RoutePlan route(
+  /**
+   * The window's query — the rollup's definition over the window's buckets, its WHERE included —
+   * routed to the other rollups where they answer it.
+   */
+  private RoutePlan route(
       RefreshWindow window, Rollup rollup, PinnedTable raw, List<Rollup> sources) {
+    RouteCandidates weighed = new RouteCandidates(raw);
+    List<dev.timelake.route.RouteCandidate> candidates = weighed.of(sources);
+    dev.timelake.rollup.RollupFilter filter = rollup.filter();
     QueryShape shape =
         new QueryShape(
             raw.name(),
@@ -262,10 +275,15 @@ final class RefreshRunner {
             Optional.of(rollup.grid()),
             RawOnlyRows.calls(rollup),
             window.buckets(),
-            Set.of(),
-            Optional.of(rollup.name()));
-    RouteCandidates weighed = new RouteCandidates(raw);
-    RouteDecision decision = RoutePlanner.plan(shape, weighed.facts(), weighed.of(sources));
+            RawOnlyRows.keyColumns(filter, rollup),
+            Optional.of(rollup.name()),
+            filter.rowTexts(),
+            dev.timelake.rollup.RollupFilter.implied(
+                filter.terms(),
+                candidates.stream().map(dev.timelake.route.RouteCandidate::filter).toList(),
+                raw.contract(),
+                new dev.timelake.engine.ConstantEvaluator(connection)));
+    RouteDecision decision = RoutePlanner.plan(shape, weighed.facts(), candidates);
     RoutePlan plan =
         decision
             .plan()
@@ -322,7 +340,7 @@ final class RefreshRunner {
     }
     try {
       RenderedRoute rendered =
-          RouteRenderer.render(route, raw.contract(), new RenderSpec(ALIAS, List.of(), cells));
+          RouteRenderer.render(route, raw.contract(), RawOnlyRows.spec(ALIAS, rollup, cells));
       PinnedTables tables = new PinnedTables(catalog).pin(raw);
       sources.forEach(source -> tables.pin(source.table()));
       QueryRewriter rewriter =
@@ -492,6 +510,16 @@ final class RefreshRunner {
       createCells(CELLS, io.localPaths(deleted), rollup, time);
     } else {
       createCells(CELLS, io.localPaths(changed), rollup, time);
+      dev.timelake.rollup.RollupFilter filter = rollup.filter();
+      if (!filter.keyTerms().isEmpty()) {
+        // Cells of series outside the rollup's WHERE give no row.
+        connection.execute(
+            "DELETE FROM temp."
+                + CELLS
+                + " WHERE NOT ("
+                + SyntaxTrees.and(filter.keyTerms())
+                + ")");
+      }
       least = cellsIn(CELLS, window.buckets());
       if (!deleted.isEmpty()) {
         connection.execute(
@@ -591,6 +619,33 @@ final class RefreshRunner {
     } finally {
       connection.execute("DROP TABLE IF EXISTS temp." + REMOVED);
     }
+  }
+
+  /**
+   * Removes a rollup's rows in the window's buckets when its WHERE filters on a column it does not
+   * hold: a newer copy of a raw row may have left the filter, and its cell then gives no row to
+   * replace the stored one. Returns the rows removed.
+   */
+  private long emptyFilteredWindow(
+      Rollup rollup, RefreshWindow window, Map<String, String> record) {
+    if (rollup.filter().rowTerms().isEmpty()) {
+      return 0;
+    }
+    LoadedTable target = catalog.require(rollup.name());
+    PinnedTable pinned = PinnedTable.current(target);
+    List<PlannedFile> stored = dev.timelake.read.ScanPlanner.liveFiles(pinned);
+    if (stored.isEmpty()) {
+      return 0;
+    }
+    String rows =
+        "SELECT * FROM "
+            + dev.timelake.read.ScanSql.readParquet(target.contract(), stored, target.files())
+            + " AS __tl_row WHERE "
+            + SyntaxTrees.within(
+                SyntaxTrees.column("__tl_row", rollup.bucketColumn()), window.buckets());
+    return new dev.timelake.write.RowDeletion(target, connection)
+        .delete(rows, pinned, List.of(), record)
+        .rows();
   }
 
   /** The cells as a filter on a raw file's own (unqualified) key and time columns. */

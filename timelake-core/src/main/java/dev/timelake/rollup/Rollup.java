@@ -139,6 +139,27 @@ public record Rollup(
     return Long.parseLong(table.summary(key).orElse("-1"));
   }
 
+  /**
+   * The rollup's WHERE ({@code timelake.rollup-filter}), split by its grouping columns; {@link
+   * RollupFilter#NONE} for a rollup of every row. Parsed on each call: a new tree each time, so
+   * callers may put its nodes into their statements.
+   */
+  public RollupFilter filter() {
+    String text = contract().settings().get(Settings.ROLLUP_FILTER.name());
+    if (text == null || text.isBlank()) {
+      return RollupFilter.NONE;
+    }
+    try {
+      net.sf.jsqlparser.statement.select.PlainSelect select =
+          (net.sf.jsqlparser.statement.select.PlainSelect)
+              dev.timelake.engine.StatementParser.parse("SELECT 1 WHERE " + text);
+      return RollupFilter.split(select.getWhere(), keys);
+    } catch (net.sf.jsqlparser.JSQLParserException | ClassCastException e) {
+      throw new IllegalStateException(
+          "Cannot read the filter of rollup " + name() + " (" + text + "): " + e.getMessage(), e);
+    }
+  }
+
   /** The stored aggregate computing {@code call}, if any. */
   public Optional<StoredAggregate> find(AggregateCall call) {
     return aggregates.stream().filter(a -> a.call().equals(call)).findFirst();

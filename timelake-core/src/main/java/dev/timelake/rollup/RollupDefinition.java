@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * A validated rollup definition: the raw table, the grouping (series-key) columns, the bucket grid
  * and the origin it was spelled with, the bucket column's name and the stored aggregates (those the
- * SELECT names, plus the counts that averages need to merge), and the rollup table's options from
- * {@code WITH (…)}.
+ * SELECT names, plus the counts that averages need to merge), the rollup table's options from
+ * {@code WITH (…)}, and its WHERE ({@link RollupFilter}; empty for a rollup of every row).
  */
 public record RollupDefinition(
     TableName name,
@@ -22,7 +22,8 @@ public record RollupDefinition(
     long originMicros,
     List<StoredAggregate> aggregates,
     Map<String, String> options,
-    String selectSql) {
+    String selectSql,
+    String filter) {
 
   public RollupDefinition {
     requireNonNull(name, "name is null");
@@ -33,6 +34,7 @@ public record RollupDefinition(
     aggregates = List.copyOf(aggregates);
     options = Map.copyOf(options);
     requireNonNull(selectSql, "selectSql is null");
+    requireNonNull(filter, "filter is null");
   }
 
   /** The aggregates as the JSON stored in {@code timelake.rollup-aggregates}. */

@@ -29,11 +29,11 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * Validates a rollup's SELECT against its raw table and turns it into a {@link RollupDefinition}.
- * The rules: one Timelake time-series table, no WHERE, join or subquery; one bucket of the time
- * column with a fixed width ({@link BucketSpellings}); grouping by series-key columns that are
- * selected; aggregates of the {@link Aggregates} registry. An average is stored with a count of its
- * column, added when the SELECT has none, so coarser queries can merge it. Each error names the
- * offending part.
+ * The rules: one Timelake time-series table, no join or subquery, a WHERE only of {@link
+ * RollupFilter} terms; one bucket of the time column with a fixed width ({@link BucketSpellings});
+ * grouping by series-key columns that are selected; aggregates of the {@link Aggregates} registry.
+ * An average is stored with a count of its column, added when the SELECT has none, so coarser
+ * queries can merge it. Each error names the offending part.
  */
 public final class RollupDefinitions {
   private RollupDefinitions() {}
@@ -129,6 +129,12 @@ public final class RollupDefinitions {
     }
     checkWholeIntervals(name, raw, grid);
     checkGroupBy(name, select, keys, bucketColumn);
+    RollupFilter filter;
+    try {
+      filter = RollupFilter.of(select.getWhere(), raw, keys);
+    } catch (UnsupportedPart e) {
+      throw rejected(name, "%s", e.getMessage());
+    }
     addCompanions(aggregates, outputs, raw);
     return new RollupDefinition(
         name,
@@ -139,7 +145,8 @@ public final class RollupDefinitions {
         origin,
         aggregates,
         options(name, statement.with()),
-        statement.select().strip());
+        statement.select().strip(),
+        filter.toString());
   }
 
   /**
@@ -178,12 +185,6 @@ public final class RollupDefinitions {
     }
     if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
       throw rejected(name, "WITH (common table expressions) is not allowed in a rollup");
-    }
-    if (select.getWhere() != null) {
-      throw rejected(
-          name,
-          "WHERE is not allowed (found WHERE %s): a rollup covers every row",
-          select.getWhere());
     }
     if (select.getHaving() != null || select.getQualify() != null) {
       throw rejected(name, "HAVING and QUALIFY are not allowed in a rollup");

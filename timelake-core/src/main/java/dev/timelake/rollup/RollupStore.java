@@ -73,6 +73,9 @@ public final class RollupStore {
               .set(Settings.ROLLUP_ORIGIN.propertyKey(), Long.toString(definition.originMicros()))
               .set(Settings.ROLLUP_AGGREGATES.propertyKey(), definition.aggregatesJson())
               .set(Settings.ROLLUP_DEFINITION.propertyKey(), definition.selectSql());
+      if (!definition.filter().isEmpty()) {
+        properties.set(Settings.ROLLUP_FILTER.propertyKey(), definition.filter());
+      }
       if (definition.grid() instanceof CalendarGrid calendar) {
         properties
             .set(Settings.ROLLUP_BUCKET.propertyKey(), calendar.width())

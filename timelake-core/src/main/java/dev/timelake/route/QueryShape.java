@@ -15,7 +15,10 @@ import java.util.TreeSet;
 /**
  * What a query over a raw table asks for, as routing sees it: the series-key columns it groups by,
  * its bucket grid (none for a range without a bucket), its aggregates, the instants its WHERE keeps
- * and the key columns its other filters read. {@code excluded} is a rollup never to use (the one a
+ * and the key columns its other filters read; the texts of its terms on other columns ({@code
+ * rowFilters}, which only a rollup filtered by the same terms answers), and of the rollups' key
+ * filter terms its WHERE implies ({@code impliedTerms}, see {@link
+ * dev.timelake.rollup.RollupFilter#implies}). {@code excluded} is a rollup never to use (the one a
  * refresh is computing). Pure values: routing decisions are tested from shapes alone.
  */
 public record QueryShape(
@@ -25,7 +28,21 @@ public record QueryShape(
     List<AggregateCall> aggregates,
     IntervalSet time,
     Set<String> filterColumns,
-    Optional<TableName> excluded) {
+    Optional<TableName> excluded,
+    Set<String> rowFilters,
+    Set<String> impliedTerms) {
+
+  /** A query that filters on no column a rollup does not hold. */
+  public QueryShape(
+      TableName raw,
+      List<String> keys,
+      Optional<BucketGrid> grid,
+      List<AggregateCall> aggregates,
+      IntervalSet time,
+      Set<String> filterColumns,
+      Optional<TableName> excluded) {
+    this(raw, keys, grid, aggregates, time, filterColumns, excluded, Set.of(), Set.of());
+  }
 
   public QueryShape {
     requireNonNull(raw, "raw is null");
@@ -35,6 +52,14 @@ public record QueryShape(
     requireNonNull(time, "time is null");
     filterColumns = Set.copyOf(new TreeSet<>(filterColumns));
     requireNonNull(excluded, "excluded is null");
+    rowFilters = Set.copyOf(new TreeSet<>(rowFilters));
+    impliedTerms = Set.copyOf(impliedTerms);
+  }
+
+  /** This shape with {@code implied}: the texts of rollups' key terms its WHERE implies. */
+  public QueryShape withImplied(Set<String> implied) {
+    return new QueryShape(
+        raw, keys, grid, aggregates, time, filterColumns, excluded, rowFilters, implied);
   }
 
   /** E.g. {@code by (tag), 1d buckets, avg(value), count(*), time {[…)}}. */
@@ -46,6 +71,9 @@ public record QueryShape(
     parts.add("time " + time);
     if (!filterColumns.isEmpty()) {
       parts.add("filters on " + String.join(", ", new TreeSet<>(filterColumns)));
+    }
+    if (!rowFilters.isEmpty()) {
+      parts.add("rows where " + String.join(" and ", new TreeSet<>(rowFilters)));
     }
     return String.join(", ", parts);
   }

@@ -121,8 +121,20 @@ public final class RollupRouter {
           "the rollups " + contract.name() + " lists no longer exist", List.of());
     }
     RouteCandidates weighed = new RouteCandidates(raw);
-    RouteDecision decision =
-        RoutePlanner.plan(analyzed.shape(), weighed.facts(), weighed.of(rollups));
+    List<RouteCandidate> candidates = weighed.of(rollups);
+    List<net.sf.jsqlparser.expression.Expression> terms = new java.util.ArrayList<>();
+    terms.addAll(analyzed.keyFilters());
+    terms.addAll(analyzed.rowFilters());
+    QueryShape shape =
+        analyzed
+            .shape()
+            .withImplied(
+                dev.timelake.rollup.RollupFilter.implied(
+                    terms,
+                    candidates.stream().map(RouteCandidate::filter).toList(),
+                    contract,
+                    constants));
+    RouteDecision decision = RoutePlanner.plan(shape, weighed.facts(), candidates);
     if (decision.plan().isPresent()) {
       List<String> labels =
           OutputLabels.of(select, analyzed.alias(), contract, constants, connection);
@@ -130,7 +142,11 @@ public final class RollupRouter {
           RouteRenderer.render(
                   decision.plan().get(),
                   contract,
-                  new RenderSpec(analyzed.alias(), analyzed.keyFilters(), Optional.empty()))
+                  new RenderSpec(
+                      analyzed.alias(),
+                      analyzed.keyFilters(),
+                      analyzed.rowFilters(),
+                      Optional.empty()))
               .relation();
       SelectRewriter.rewrite(select, analyzed, route, labels);
     }

@@ -55,7 +55,8 @@ public final class RouteCandidates {
         perRow,
         usable(rollup, files, deletions),
         rollup.table().snapshotId(),
-        unusable(rollup, deletions));
+        unusable(rollup, deletions),
+        rollup.filter());
   }
 
   private Optional<String> unusable(Rollup rollup, RollupChanges.Deletions deletions) {

@@ -203,6 +203,10 @@ public final class RoutePlanner {
               + String.join(", ", missing)
               + " that the query groups or filters by");
     }
+    Optional<String> filter = filterMismatch(shape, candidate);
+    if (filter.isPresent()) {
+      return filter;
+    }
     if (shape.grid().isPresent() && !nests(shape.grid().get(), candidate.grid(), shape, facts)) {
       return Optional.of(
           "the query's "
@@ -234,6 +238,34 @@ public final class RoutePlanner {
                 + call
                 + " without what merging it needs (a rollup of the first version): it answers"
                 + " only at its own width and keys");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why a rollup's WHERE does not answer the query's, if it does not: its terms on columns it does
+   * not hold must be the query's own, and the query's WHERE must imply each of its key terms (the
+   * query's key filters then apply to its rows as to raw rows).
+   */
+  private static Optional<String> filterMismatch(QueryShape shape, RouteCandidate candidate) {
+    java.util.Set<String> rowTerms = candidate.filter().rowTexts();
+    if (!rowTerms.equals(shape.rowFilters())) {
+      String holds =
+          rowTerms.isEmpty()
+              ? "holds every row"
+              : "holds only rows where " + String.join(" and ", new java.util.TreeSet<>(rowTerms));
+      String asks =
+          shape.rowFilters().isEmpty()
+              ? "the query asks for every row"
+              : "the query asks for rows where " + String.join(" and ", shape.rowFilters());
+      return Optional.of(holds + "; " + asks + ", which its rows cannot be filtered to");
+    }
+    for (net.sf.jsqlparser.expression.Expression term : candidate.filter().keyTerms()) {
+      String text = dev.timelake.rollup.RollupFilter.text(term);
+      if (!shape.impliedTerms().contains(text)) {
+        return Optional.of(
+            "holds only rows where " + text + ", which the query's WHERE does not imply");
       }
     }
     return Optional.empty();

@@ -186,7 +186,15 @@ public final class RouteRenderer {
         select.addSelectItems(SyntaxTrees.item(aggregate.overRows(call, rows), aggregate(i)));
       }
     }
-    select.setWhere(where(rows.time(), plan.rawIntervals(), timeMicros));
+    Expression where = where(rows.time(), plan.rawIntervals(), timeMicros);
+    if (!spec.rowFilters().isEmpty()) {
+      List<Expression> terms = new ArrayList<>(spec.rowFilters());
+      if (where != null) {
+        terms.add(0, where);
+      }
+      where = SyntaxTrees.and(terms);
+    }
+    select.setWhere(where);
     groupByKeysAndBucket(select);
     return select;
   }

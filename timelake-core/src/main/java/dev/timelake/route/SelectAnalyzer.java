@@ -167,9 +167,23 @@ final class SelectAnalyzer {
             aggregates,
             where.time(),
             where.filterColumns(),
-            Optional.empty());
+            Optional.empty(),
+            texts(where.rowFilters()),
+            java.util.Set.of());
     return new AnalyzedSelect(
-        shape, alias, where.keyFilters(), aggregateNodes, keyNodes, bucketNodes);
+        shape,
+        alias,
+        where.keyFilters(),
+        where.rowFilters(),
+        aggregateNodes,
+        keyNodes,
+        bucketNodes);
+  }
+
+  private static java.util.Set<String> texts(List<Expression> terms) {
+    java.util.Set<String> texts = new java.util.TreeSet<>();
+    terms.forEach(term -> texts.add(dev.timelake.rollup.RollupFilter.text(term)));
+    return texts;
   }
 
   private record Grouping(List<String> keys, boolean bucketed) {}

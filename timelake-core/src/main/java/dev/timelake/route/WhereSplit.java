@@ -36,13 +36,20 @@ import net.sf.jsqlparser.statement.select.Select;
 /**
  * A routed query's WHERE, split into the instants its time terms keep (comparisons of the time
  * column with constants, BETWEEN, IN lists, and ANDs and ORs of those; {@code now()} evaluated once
- * for the whole statement) and its filters on series-key columns (which every part applies as
- * written). Any other term makes the query unroutable, since a rollup holds no other column.
+ * for the whole statement), its filters on series-key columns (which every part applies as
+ * written), and its filters on one other column with constants ({@code quality = 0}), which only a
+ * rollup filtered by the same terms answers ({@link dev.timelake.rollup.RollupFilter}). Any other
+ * term makes the query unroutable.
  */
-record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> filterColumns) {
+record WhereSplit(
+    IntervalSet time,
+    List<Expression> keyFilters,
+    Set<String> filterColumns,
+    List<Expression> rowFilters) {
   WhereSplit {
     requireNonNull(time, "time is null");
     keyFilters = List.copyOf(keyFilters);
+    rowFilters = List.copyOf(rowFilters);
     filterColumns = Set.copyOf(filterColumns);
   }
 
@@ -55,6 +62,7 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
       Expression where, TableContract raw, String alias, ConstantEvaluator constants) {
     Splitter splitter = new Splitter(raw, alias, constants);
     IntervalSet time = IntervalSet.all();
+    List<Expression> rowFilters = new ArrayList<>();
     if (where != null) {
       for (Expression term : SyntaxTrees.conjuncts(where)) {
         Optional<IntervalSet> instants = splitter.instants(term);
@@ -62,16 +70,19 @@ record WhereSplit(IntervalSet time, List<Expression> keyFilters, Set<String> fil
           time = time.intersect(instants.get());
         } else if (splitter.readsOnlyKeys(term)) {
           splitter.keyFilters.add(term);
+        } else if (dev.timelake.rollup.RollupFilter.column(term, raw).isPresent()) {
+          rowFilters.add(term);
         } else {
           throw new UnsupportedPart(
               "WHERE "
                   + term
-                  + " filters on a column no rollup holds (only the time column and series-key"
-                  + " columns may be filtered)");
+                  + " filters on a column no rollup holds (the time column, series-key columns,"
+                  + " and terms of one other column with constants that a filtered rollup keeps"
+                  + " may be filtered)");
         }
       }
     }
-    return new WhereSplit(time, splitter.keyFilters, splitter.columns);
+    return new WhereSplit(time, splitter.keyFilters, splitter.columns, rowFilters);
   }
 
   private static final class Splitter {

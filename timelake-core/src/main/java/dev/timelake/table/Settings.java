@@ -371,6 +371,14 @@ public final class Settings {
           "0.1",
           "On a rollup: the bucket origin in µs since the epoch (time_bucket: 2000-01-03,"
               + " date_bin: the epoch). Managed.");
+  public static final Setting ROLLUP_FILTER =
+      declare(
+          "rollup-filter",
+          SettingKind.STRING,
+          null,
+          Set.of(),
+          "0.8",
+          "On a filtered rollup: its WHERE, each term in parentheses (absent: every row). Managed.");
   public static final Setting ROLLUP_AGGREGATES =
       declare(
           "rollup-aggregates",

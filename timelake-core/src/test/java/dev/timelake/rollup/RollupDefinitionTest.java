@@ -63,11 +63,13 @@ class RollupDefinitionTest {
   }
 
   @Test
-  void rejectsWhere() {
+  void rejectsAWhereThatComparesTwoColumns() {
     assertRejected(
         "SELECT device, time_bucket(INTERVAL '1 minute', time) AS bucket, avg(value) FROM iot.raw"
-            + " WHERE value > 0 GROUP BY device, bucket",
-        "WHERE is not allowed (found WHERE value > 0): a rollup covers every row");
+            + " WHERE value > time GROUP BY device, bucket",
+        "WHERE value > time: a rollup's filter terms each compare one column other than time"
+            + " with constants (quality = 0, tag LIKE 'L01-%', line IN (1, 2)); no subquery, other"
+            + " table or non-constant");
   }
 
   @Test

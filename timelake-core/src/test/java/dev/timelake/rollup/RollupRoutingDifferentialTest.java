@@ -54,7 +54,10 @@ class RollupRoutingDifferentialTest {
           + " last_value(value ORDER BY time) AS last_v, min(time) AS first_t,"
           + " max(time) AS last_t";
 
-  /** The rollups a table may get: name suffix, grouping columns, bucket, aggregates. */
+  /**
+   * The rollups a table may get: name suffix, grouping columns, bucket, aggregates, and for a
+   * filtered rollup its WHERE.
+   */
   private static final List<String[]> ROLLUPS =
       List.of(
           new String[] {"_1m", "site, tag", "time_bucket(INTERVAL '1 minute', time)", EVERYTHING},
@@ -71,6 +74,16 @@ class RollupRoutingDifferentialTest {
             "site, tag",
             "time_bucket(INTERVAL '1 day', time, 'Europe/Berlin')",
             STATISTICS
+          },
+          new String[] {
+            "_good_1h",
+            "site, tag",
+            "time_bucket(INTERVAL '1 hour', time)",
+            STATISTICS,
+            "quality >= 50"
+          },
+          new String[] {
+            "_s0_1h", "site, tag", "time_bucket(INTERVAL '1 hour', time)", STATISTICS, "site = 's0'"
           });
 
   private static final List<String> AGGREGATES =
@@ -212,6 +225,7 @@ class RollupRoutingDifferentialTest {
         + spec[3]
         + " FROM "
         + raw
+        + (spec.length > 4 ? " WHERE " + spec[4] : "")
         + " GROUP BY "
         + spec[1]
         + ", bucket";
@@ -292,6 +306,15 @@ class RollupRoutingDifferentialTest {
     }
     if (random.nextInt(6) == 0) {
       filters.add("tag IN (SELECT tag FROM d.tags WHERE line = 'L" + random.nextInt(2) + "')");
+    }
+    // A filtered rollup's own term, one it does not answer, and one a key filter narrows.
+    if (random.nextInt(4) == 0) {
+      filters.add("quality >= 50");
+    } else if (random.nextInt(10) == 0) {
+      filters.add("quality >= 40");
+    }
+    if (random.nextInt(10) == 0) {
+      filters.add("site IN ('s0')");
     }
     StringBuilder sql =
         new StringBuilder("SELECT ").append(String.join(", ", select)).append(" FROM ").append(raw);
