@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFiles;
 import org.apache.iceberg.RewriteFiles;
@@ -329,7 +330,60 @@ public final class MaintenanceRunner {
   }
 
   private void commit(MaintenancePlan plan, Map<Rewrite, List<DataFile>> written) {
+    Snapshot loaded = table.iceberg().currentSnapshot();
     commitRewrite(() -> stage(plan, written), "maintenance", table.name(), "run maintain again");
+    recordAgain(loaded);
+  }
+
+  /**
+   * A rollup's record after maintenance committed on top of a commit made while it ran (a refresh):
+   * Iceberg applied the rewrite again on the newer snapshot, but its summary carries the record of
+   * the snapshot maintenance loaded, which names an older raw snapshot than the rows reflect. A
+   * commit without files then carries the newer record forward again.
+   */
+  private void recordAgain(Snapshot loaded) {
+    Table iceberg = table.iceberg();
+    iceberg.refresh();
+    Snapshot ours = iceberg.currentSnapshot();
+    Snapshot base = ours;
+    while (base != null
+        && base.parentId() != null
+        && (loaded == null || base.snapshotId() != loaded.snapshotId())
+        && isMaintenance(base)) {
+      base = iceberg.snapshot(base.parentId());
+    }
+    if (base == null
+        || loaded == null
+        || base.snapshotId() == loaded.snapshotId()
+        || rollupRecord(base).equals(rollupRecord(ours))) {
+      return;
+    }
+    AppendFiles record = CallingThread.manifestsOf(iceberg.newAppend());
+    rollupRecord(base).forEach(record::set);
+    record.set(SnapshotSummaries.OPERATION, "compaction-record");
+    IcebergCommits.commit(
+        IcebergCommits.Operation.onTable(
+            "maintenance of " + table.name() + " (to carry its rollup record)",
+            "run maintain again"),
+        record::commit);
+  }
+
+  private static boolean isMaintenance(Snapshot snapshot) {
+    String operation = snapshot.summary().get(SnapshotSummaries.OPERATION);
+    return "compaction".equals(operation) || "retention".equals(operation);
+  }
+
+  private static Map<String, String> rollupRecord(Snapshot snapshot) {
+    Map<String, String> record = new java.util.TreeMap<>();
+    snapshot
+        .summary()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith(SnapshotSummaries.ROLLUP_PREFIX)) {
+                record.put(key, value);
+              }
+            });
+    return record;
   }
 
   /**
