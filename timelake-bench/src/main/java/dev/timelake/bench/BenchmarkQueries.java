@@ -42,6 +42,24 @@ final class BenchmarkQueries {
             + " max(value) AS max_value, count(*) AS n FROM {readings} WHERE "
             + RANGE
             + " GROUP BY tag, day");
+    // Calendar buckets in a time zone (issue 30): local months of Berlin, local days of New York,
+    // each 23 or 25 hours long where the clocks change; rollups of UTC hours answer both.
+    add(
+        "month-berlin",
+        "per tag and local month of Europe/Berlin: avg, min, max, count",
+        "SELECT tag, time_bucket(INTERVAL '1 month', time, 'Europe/Berlin') AS month,"
+            + " avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+            + " count(*) AS n FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, month");
+    add(
+        "localday-ny",
+        "per tag and local day of America/New_York: avg, min, max, count",
+        "SELECT tag, time_bucket(INTERVAL '1 day', time, 'America/New_York') AS day,"
+            + " avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+            + " count(*) AS n FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, day");
     add(
         "six-hourly-totals",
         "per 6 h over all tags: sum, count",

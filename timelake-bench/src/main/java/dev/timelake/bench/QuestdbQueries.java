@@ -73,6 +73,20 @@ final class QuestdbQueries {
                   + RANGE
                   + " SAMPLE BY 1d"),
           Map.entry(
+              "month-berlin",
+              "SELECT tag, time AS month, "
+                  + STATS
+                  + " FROM readings WHERE "
+                  + RANGE
+                  + " SAMPLE BY 1M ALIGN TO CALENDAR TIME ZONE 'Europe/Berlin'"),
+          Map.entry(
+              "localday-ny",
+              "SELECT tag, time AS day, "
+                  + STATS
+                  + " FROM readings WHERE "
+                  + RANGE
+                  + " SAMPLE BY 1d ALIGN TO CALENDAR TIME ZONE 'America/New_York'"),
+          Map.entry(
               "six-hourly-totals",
               "SELECT time AS period, sum(value) AS total, count() AS n FROM readings WHERE "
                   + RANGE
