@@ -48,6 +48,14 @@ class CalendarRoutingTest {
       Double value = i % 97 == 0 ? null : (double) random.nextInt(1000);
       append.row("t" + (i % 3), T0.plusSeconds(i * 600L + random.nextInt(600)), value);
     }
+    // Three days around Europe/Berlin's and America/New_York's autumn clock changes: Berlin's
+    // 02:00-03:00 repeats on 2025-10-26 (00:00-02:00 UTC), New York's 01:00-02:00 on 2025-11-02.
+    for (String day : List.of("2025-10-25", "2025-11-01")) {
+      Instant from = Instant.parse(day + "T00:00:00Z");
+      for (int i = 0; i < 3 * 24 * 6; i++) {
+        append.row("t" + (i % 3), from.plusSeconds(i * 600L + i % 3), (double) (i % 50));
+      }
+    }
     append.commit();
     session = lake.newSession();
     sql(
@@ -69,6 +77,11 @@ class CalendarRoutingTest {
     late.row("t0", Instant.parse("2025-03-30T00:59:59Z"), 5000.0);
     late.row("t1", Instant.parse("2025-03-30T01:00:00Z"), -5000.0);
     late.row("t2", Instant.parse("2025-03-09T06:30:00Z"), 7.5);
+    // A late row and a copy in Berlin's doubled hour, one in New York's.
+    late.row("t0", Instant.parse("2025-10-26T00:30:00Z"), 900.0);
+    late.row("t1", Instant.parse("2025-10-26T01:30:00Z"), -900.0);
+    late.row("t0", Instant.parse("2025-10-26T00:00:00Z"), 901.0);
+    late.row("t2", Instant.parse("2025-11-02T05:30:00Z"), 902.0);
     late.commit();
   }
 
@@ -122,6 +135,16 @@ class CalendarRoutingTest {
       })
   void leavesBucketsThatNoRollupNestsInToRawData(String query) {
     assertThat(compare(query)).as(query).isFalse();
+  }
+
+  @Test
+  void fillsTheGapsOfLocalDaysFromRollups() {
+    String query =
+        "SELECT tag, time_bucket_gapfill(INTERVAL '1 day', time, 'Europe/Berlin') AS d,"
+            + " locf(avg(value)) AS v, count(*) AS n FROM c.r WHERE time >= TIMESTAMPTZ"
+            + " '2025-03-20 00:00:00+01' AND time < TIMESTAMPTZ '2025-11-05 00:00:00+01' GROUP BY"
+            + " tag, d ORDER BY tag, d";
+    assertThat(compare(query)).as(query).isTrue();
   }
 
   @Test
