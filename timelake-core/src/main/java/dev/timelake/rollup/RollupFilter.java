@@ -1,5 +1,6 @@
 package dev.timelake.rollup;
 
+import dev.timelake.engine.ColumnReferences;
 import dev.timelake.engine.ConstantEvaluator;
 import dev.timelake.engine.SyntaxNames;
 import dev.timelake.engine.SyntaxTrees;
@@ -9,10 +10,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.operators.relational.Between;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -22,8 +21,6 @@ import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
-import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * The WHERE of a filtered rollup, or the filter terms of a query as routing compares them: ANDed
@@ -77,17 +74,9 @@ public record RollupFilter(List<Expression> keyTerms, List<Expression> rowTerms)
 
   /** The name of the column a checked term reads (the first column reference in it). */
   public static Optional<String> columnOf(Expression term) {
-    List<String> names = new ArrayList<>();
-    term.accept(
-        new ExpressionVisitorAdapter<Void>() {
-          @Override
-          public <S> Void visit(Column column, S context) {
-            names.add(SyntaxNames.unquote(column.getColumnName()));
-            return null;
-          }
-        },
-        null);
-    return names.stream().findFirst();
+    return ColumnReferences.of(term).orElse(List.of()).stream()
+        .findFirst()
+        .map(column -> SyntaxNames.unquote(column.getColumnName()));
   }
 
   /** True for a rollup of every row. */
@@ -125,43 +114,21 @@ public record RollupFilter(List<Expression> keyTerms, List<Expression> rowTerms)
 
   /** The raw column a term reads, when it reads exactly one other than the time column. */
   public static Optional<String> column(Expression term, TableContract raw) {
+    Optional<List<Column>> references = ColumnReferences.of(term);
+    if (references.isEmpty() || ConstantEvaluator.isVolatile(term)) {
+      return Optional.empty();
+    }
     Set<String> read = new LinkedHashSet<>();
-    boolean[] other = {false};
-    term.accept(
-        new ExpressionVisitorAdapter<Void>() {
-          @Override
-          public <S> Void visit(Column column, S context) {
-            String name = SyntaxNames.unquote(column.getColumnName());
-            Optional<String> found =
-                raw.columnNames().stream().filter(name::equalsIgnoreCase).findFirst();
-            if (found.isPresent()) {
-              read.add(found.get());
-            } else {
-              other[0] = true;
-            }
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(ParenthesedSelect select, S context) {
-            other[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(Select select, S context) {
-            other[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(AnalyticExpression analytic, S context) {
-            other[0] = true;
-            return null;
-          }
-        },
-        null);
-    if (other[0] || read.size() != 1 || ConstantEvaluator.isVolatile(term)) {
+    for (Column reference : references.get()) {
+      String name = SyntaxNames.unquote(reference.getColumnName());
+      Optional<String> found =
+          raw.columnNames().stream().filter(name::equalsIgnoreCase).findFirst();
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      read.add(found.get());
+    }
+    if (read.size() != 1) {
       return Optional.empty();
     }
     String column = read.iterator().next();
@@ -177,18 +144,9 @@ public record RollupFilter(List<Expression> keyTerms, List<Expression> rowTerms)
 
   /** What {@code use} gives while the term's column references have no qualifier. */
   private static <T> T unqualified(Expression term, java.util.function.Supplier<T> use) {
-    List<Column> columns = new ArrayList<>();
+    List<Column> columns = ColumnReferences.of(term).orElse(List.of());
     List<net.sf.jsqlparser.schema.Table> tables = new ArrayList<>();
-    term.accept(
-        new ExpressionVisitorAdapter<Void>() {
-          @Override
-          public <S> Void visit(Column column, S context) {
-            columns.add(column);
-            tables.add(column.getTable());
-            return null;
-          }
-        },
-        null);
+    columns.forEach(column -> tables.add(column.getTable()));
     try {
       columns.forEach(column -> column.setTable(null));
       return use.get();

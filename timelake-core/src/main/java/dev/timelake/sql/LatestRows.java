@@ -19,7 +19,6 @@ import java.util.function.Function;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
@@ -362,35 +361,19 @@ final class LatestRows {
     if (lowerBoundOnTime(where, time)) {
       return true;
     }
+    Optional<List<Column>> references = dev.timelake.engine.ColumnReferences.of(where);
+    if (references.isEmpty()) {
+      return false;
+    }
     Set<String> columns = new HashSet<>();
-    boolean[] other = {false};
-    where.accept(
-        new ExpressionVisitorAdapter<Void>() {
-          @Override
-          public <S> Void visit(Column column, S context) {
-            Optional<String> name = columnName(column);
-            if (name.isPresent()) {
-              columns.add(name.get());
-            } else {
-              other[0] = true;
-            }
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(ParenthesedSelect select, S context) {
-            other[0] = true;
-            return null;
-          }
-
-          @Override
-          public <S> Void visit(AnalyticExpression expression, S context) {
-            other[0] = true;
-            return null;
-          }
-        },
-        null);
-    return !other[0] && !columns.isEmpty() && lower(contract.seriesKey()).containsAll(columns);
+    for (Column column : references.get()) {
+      Optional<String> name = columnName(column);
+      if (name.isEmpty()) {
+        return false;
+      }
+      columns.add(name.get());
+    }
+    return !columns.isEmpty() && lower(contract.seriesKey()).containsAll(columns);
   }
 
   /** {@code time >= c}, {@code time > c}, {@code c <= time} or {@code c < time}, c constant. */

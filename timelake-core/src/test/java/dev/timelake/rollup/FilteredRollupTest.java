@@ -7,7 +7,6 @@ import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
 import dev.timelake.RollupVerification;
-import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
@@ -189,20 +188,7 @@ class FilteredRollupTest {
 
   /** Runs {@code query} routed and not; both must agree; returns whether it was routed. */
   private static boolean compare(String query) {
-    session.set("rollup-routing", "true");
-    List<List<Object>> routedRows;
-    boolean routed;
-    String explanation;
-    try (QueryResult result = session.sql(query)) {
-      routedRows = result.rows();
-      routed = result.isRouted();
-      explanation = String.join("\n", result.explanation());
-    }
-    session.set("rollup-routing", "false");
-    try (QueryResult result = session.sql(query)) {
-      SameAnswers.assertSameRows(routedRows, result.rows(), query + "\n" + explanation);
-    }
-    return routed;
+    return RoutedAndUnrouted.compare(session, query);
   }
 
   private static void sql(String statement) {

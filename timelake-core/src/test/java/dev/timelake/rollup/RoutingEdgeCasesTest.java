@@ -1,12 +1,10 @@
 package dev.timelake.rollup;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.timelake.ColumnType;
 import dev.timelake.Lake;
 import dev.timelake.QueryResult;
-import dev.timelake.SameAnswers;
 import dev.timelake.Session;
 import dev.timelake.Table;
 import dev.timelake.TableDefinition;
@@ -142,56 +140,12 @@ class RoutingEdgeCasesTest {
 
   /** Runs {@code query} routed and not; both must agree; returns whether it was routed. */
   private static boolean compare(String query) {
-    session.set("rollup-routing", "true");
-    Outcome routed = Outcome.of(query);
-    session.set("rollup-routing", "false");
-    Outcome raw = Outcome.of(query);
-    assertThat(routed.failure()).as(query).isEqualTo(raw.failure());
-    assertThat(routed.columns()).as(query).isEqualTo(raw.columns());
-    assertThat(routed.types()).as(query).isEqualTo(raw.types());
-    String what = query + "\n" + routed.explanation();
-    if (query.contains("ORDER BY")) {
-      SameAnswers.assertSameRows(routed.rows(), raw.rows(), what);
-    } else {
-      SameAnswers.assertSameRowsInAnyOrder(routed.rows(), raw.rows(), what);
-    }
-    return routed.routed();
+    return RoutedAndUnrouted.compare(session, query);
   }
 
   private static void sql(String statement) {
     try (QueryResult ignored = session.sql(statement)) {
       // no rows
-    }
-  }
-
-  private record Outcome(
-      List<String> columns,
-      List<String> types,
-      List<List<Object>> rows,
-      boolean routed,
-      String failure,
-      List<String> explanation) {
-    static Outcome of(String sql) {
-      Object[] result = new Object[1];
-      Throwable failure =
-          catchThrowable(
-              () -> {
-                try (QueryResult r = session.sql(sql)) {
-                  List<List<Object>> rows = r.rows();
-                  result[0] =
-                      new Outcome(
-                          r.columnNames(),
-                          r.columnTypes(),
-                          rows,
-                          r.isRouted(),
-                          null,
-                          r.explanation());
-                }
-              });
-      if (failure != null) {
-        return new Outcome(List.of(), List.of(), List.of(), false, "failed", List.of());
-      }
-      return (Outcome) result[0];
     }
   }
 }
