@@ -85,13 +85,14 @@ class RollupCommandsTest {
             "create",
             "iot.bad",
             "--as",
-            "SELECT device, time_bucket(INTERVAL '1 month', time) AS b, max(value) FROM iot.r"
-                + " GROUP BY device, b");
+            "SELECT device, time_bucket(INTERVAL '1 month', time, 'Europe/Atlantis') AS b,"
+                + " max(value) FROM iot.r GROUP BY device, b");
     assertThat(bad.status()).isEqualTo(ErrorCode.VALIDATION.exitStatus());
     assertThat(bad.err())
         .contains(
-            "Cannot create rollup iot.bad: bucket width INTERVAL '1 month' must be a fixed interval"
-                + " such as INTERVAL '1 minute' (months and years are not supported)");
+            "Cannot create rollup iot.bad: time_bucket(INTERVAL '1 month', time,"
+                + " 'Europe/Atlantis'): unknown time zone 'Europe/Atlantis' (a name of the IANA"
+                + " time zone database, such as 'Europe/Berlin')");
     Run option = cli.run("rollup", "create", "iot.bad", "--as", HOURLY, "--with", "retention");
     assertThat(option.err())
         .contains("Cannot create rollup iot.bad: --with retention is not KEY=VALUE");
