@@ -42,24 +42,6 @@ final class BenchmarkQueries {
             + " max(value) AS max_value, count(*) AS n FROM {readings} WHERE "
             + RANGE
             + " GROUP BY tag, day");
-    // Calendar buckets in a time zone (issue 30): local months of Berlin, local days of New York,
-    // each 23 or 25 hours long where the clocks change; rollups of UTC hours answer both.
-    add(
-        "month-berlin",
-        "per tag and local month of Europe/Berlin: avg, min, max, count",
-        "SELECT tag, time_bucket(INTERVAL '1 month', time, 'Europe/Berlin') AS month,"
-            + " avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
-            + " count(*) AS n FROM {readings} WHERE "
-            + RANGE
-            + " GROUP BY tag, month");
-    add(
-        "localday-ny",
-        "per tag and local day of America/New_York: avg, min, max, count",
-        "SELECT tag, time_bucket(INTERVAL '1 day', time, 'America/New_York') AS day,"
-            + " avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
-            + " count(*) AS n FROM {readings} WHERE "
-            + RANGE
-            + " GROUP BY tag, day");
     add(
         "six-hourly-totals",
         "per 6 h over all tags: sum, count",
@@ -153,6 +135,49 @@ final class BenchmarkQueries {
             + " (SELECT DISTINCT tag FROM agg) s CROSS JOIN grid g LEFT JOIN agg a ON a.tag ="
             + " s.tag AND a.minute = g.minute) SELECT tag, minute, first_value(v) OVER"
             + " (PARTITION BY tag, run ORDER BY minute) AS avg_value FROM joined");
+    // Calendar buckets in a time zone (issue 30): local months of Berlin, local days of New York,
+    // each 23 or 25 hours long where the clocks change; rollups of UTC hours answer both.
+    add(
+        "month-berlin",
+        "per tag and local month of Europe/Berlin: avg, min, max, count",
+        "SELECT tag, time_bucket(INTERVAL '1 month', time, 'Europe/Berlin') AS month,"
+            + " avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+            + " count(*) AS n FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, month");
+    add(
+        "localday-ny",
+        "per tag and local day of America/New_York: avg, min, max, count",
+        "SELECT tag, time_bucket(INTERVAL '1 day', time, 'America/New_York') AS day,"
+            + " avg(value) AS avg_value, min(value) AS min_value, max(value) AS max_value,"
+            + " count(*) AS n FROM {readings} WHERE "
+            + RANGE
+            + " GROUP BY tag, day");
+    // Gap filling over the whole range (issue 30): the same hourly averages of 20 tags unfilled
+    // and with every hour present, the last average carried into empty ones.
+    add(
+        "hourly-avg-20-tags",
+        "per hour for 20 named tags over the range: avg",
+        "SELECT tag, {bucket:1 hour} AS hour, avg(value) AS avg_value FROM {readings} WHERE "
+            + RANGE
+            + " AND tag IN ($TAGS20) GROUP BY tag, hour");
+    add(
+        "gapfill-hourly-20-tags",
+        "per hour of the range for 20 tags, every hour once, empty ones carrying the last avg",
+        "SELECT tag, time_bucket_gapfill(INTERVAL '1 hour', time) AS hour,"
+            + " locf(avg(value)) AS avg_value FROM {readings} WHERE "
+            + RANGE
+            + " AND tag IN ($TAGS20) GROUP BY tag, hour",
+        "WITH agg AS (SELECT tag, {bucket:1 hour} AS hour, avg(value) AS v FROM {readings}"
+            + " WHERE "
+            + RANGE
+            + " AND tag IN ($TAGS20) GROUP BY ALL),"
+            + " grid AS (SELECT unnest(range($T0, $T1, INTERVAL '1 hour')) AS hour),"
+            + " joined AS (SELECT s.tag, g.hour, a.v, count(a.hour) OVER (PARTITION BY s.tag"
+            + " ORDER BY g.hour ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run FROM"
+            + " (SELECT DISTINCT tag FROM agg) s CROSS JOIN grid g LEFT JOIN agg a ON a.tag ="
+            + " s.tag AND a.hour = g.hour) SELECT tag, hour, first_value(v) OVER"
+            + " (PARTITION BY tag, run ORDER BY hour) AS avg_value FROM joined");
     add(
         "above-limit",
         "per tag and day: seconds above the tag's high limit",

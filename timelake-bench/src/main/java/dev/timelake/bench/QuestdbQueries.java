@@ -127,6 +127,16 @@ final class QuestdbQueries {
               "SELECT tag, time AS minute, avg(value) AS avg_value FROM readings WHERE time >= $DAY"
                   + " AND time < $DAY_END AND tag IN ($TAGS20) SAMPLE BY 1m FILL(PREV)"),
           Map.entry(
+              "hourly-avg-20-tags",
+              "SELECT tag, time AS hour, avg(value) AS avg_value FROM readings WHERE "
+                  + RANGE
+                  + " AND tag IN ($TAGS20) SAMPLE BY 1h"),
+          Map.entry(
+              "gapfill-hourly-20-tags",
+              "SELECT tag, time AS hour, avg(value) AS avg_value FROM readings WHERE "
+                  + RANGE
+                  + " AND tag IN ($TAGS20) SAMPLE BY 1h FILL(PREV)"),
+          Map.entry(
               "latest",
               "SELECT tag, time, value, quality FROM readings LATEST ON time PARTITION BY tag"),
           Map.entry(

@@ -181,7 +181,7 @@ class BenchmarkRunnerTest {
       assertThat(query.get("configurations")).as(name).hasSize(configurations);
     }
     assertThat(markdown).contains("= timelake (not routed)", "no view", "### Against QuestDB");
-    assertThat(markdown).containsPattern("\\| \\*\\*geometric mean\\*\\* \\(18 queries\\)");
+    assertThat(markdown).containsPattern("\\| \\*\\*geometric mean\\*\\* \\(22 queries\\)");
     byte[] svg = Files.readAllBytes(results.resolve(BenchmarkReport.SVG_FILE));
     assertThat(
             DocumentBuilderFactory.newInstance()
