@@ -487,9 +487,9 @@ public final class SqlSession implements AutoCloseable {
     } else if (classified instanceof ClassifiedStatement.Sql sql && sql.asksTimelakeSetting()) {
       return run(ClassifiedStatement.of(withTimelakeSettingsAnswered(sql)));
     } else if (classified instanceof ClassifiedStatement.Sql sql && sql.integerDivision()) {
-      // JSqlParser reads DuckDB's // (integer division) as the start of a line comment. An INSERT
-      // is parsed with it spelled DIV (its rows are planned and printed with // again); anything
-      // else runs as written against the per-table views.
+      // JSqlParser reads DuckDB's // (integer division) as the start of a line comment. An INSERT,
+      // DELETE or UPDATE of a lake table is parsed with it spelled DIV (printed with // again);
+      // anything else runs as written against the per-table views.
       Optional<StatementOutcome> inserted = insertWithIntegerDivision(text);
       return inserted.isPresent() ? inserted.get() : runWithFallbackViews(text);
     }
@@ -1710,7 +1710,10 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
-  /** An INSERT whose text uses {@code //}, parsed with it spelled DIV; empty for anything else. */
+  /**
+   * An INSERT, DELETE or UPDATE of a lake table whose text uses {@code //}, parsed with it spelled
+   * DIV (printed as {@code //} again); empty for anything else, which runs as written.
+   */
   private Optional<StatementOutcome> insertWithIntegerDivision(String text) {
     Statement statement;
     try {
@@ -1721,6 +1724,14 @@ public final class SqlSession implements AutoCloseable {
     if (statement instanceof Insert insert && !isClientTable(insert.getTable())) {
       return Optional.of(
           insert(insert.getTable(), insert.getColumns(), insert.getSelect(), StatementKind.INSERT));
+    }
+    if (statement instanceof net.sf.jsqlparser.statement.delete.Delete delete
+        && catalog.exists(SyntaxNames.tableName(delete.getTable()))) {
+      return Optional.of(delete(delete));
+    }
+    if (statement instanceof net.sf.jsqlparser.statement.update.Update update
+        && catalog.exists(SyntaxNames.tableName(update.getTable()))) {
+      return Optional.of(update(update));
     }
     return Optional.empty();
   }

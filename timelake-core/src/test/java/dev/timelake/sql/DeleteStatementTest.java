@@ -65,6 +65,22 @@ class DeleteStatementTest extends WithLakeSession {
   }
 
   @Test
+  void deleteAndUpdateReadDuckDbsIntegerDivision() {
+    // JSqlParser takes // for a comment: these were sent to DuckDB as written and refused there.
+    long everyOtherHour =
+        (long)
+            rows("SELECT count(*) FROM iot.r WHERE (epoch_us(time) // 3600000000) % 2 = 1")
+                .get(0)
+                .get(0);
+    assertThat(message("UPDATE iot.r SET value = value // 2 WHERE device = 'c'"))
+        .startsWith("Updated ");
+    assertThat(message("DELETE FROM iot.r WHERE (epoch_us(time) // 3600000000) % 2 = 1"))
+        .isEqualTo("Deleted " + everyOtherHour + " rows from iot.r");
+    assertThat(rows("SELECT count(*) FROM iot.r WHERE (epoch_us(time) // 3600000000) % 2 = 1"))
+        .containsExactly(List.of(0L));
+  }
+
+  @Test
   void rollupsAndTheLastValueIndexFollowADelete() {
     run(
         "CREATE MATERIALIZED ROLLUP iot.r_1d AS SELECT device, time_bucket(INTERVAL '1 day',"
