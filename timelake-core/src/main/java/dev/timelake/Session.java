@@ -92,6 +92,14 @@ public final class Session implements AutoCloseable {
     return this;
   }
 
+  /**
+   * The session's TimeZone (a name of the IANA database such as {@code Europe/Berlin}; UTC unless a
+   * statement set it), in which {@code date_trunc} buckets instants and clients show them.
+   */
+  public String timeZone() {
+    return session.timeZone();
+  }
+
   /** The settings set in this session. */
   public Map<String, String> settings() {
     return session.settings().values();

@@ -860,6 +860,11 @@ public final class SqlSession implements AutoCloseable {
     }
   }
 
+  /** The client's TimeZone setting (DuckDB's name), in which its instants are shown. */
+  public String timeZone() {
+    return client.timeZone();
+  }
+
   /** Runs {@code staging} with Timelake's connection in the client's time zone, then in UTC. */
   private long inClientTimeZone(java.util.function.LongSupplier staging) {
     EngineConnection connection = work();
@@ -1693,6 +1698,12 @@ public final class SqlSession implements AutoCloseable {
             StatementKind.OTHER, statement.getResultSet(), List.of(), explanation);
       }
       statement.close();
+      // SET TimeZone and DuckDB's other settings answer as PostgreSQL's SET does.
+      List<dev.timelake.engine.SqlLexer.Token> tokens =
+          dev.timelake.engine.SqlLexer.tokens(text).tokens();
+      if (!tokens.isEmpty() && (tokens.get(0).is("SET") || tokens.get(0).is("RESET"))) {
+        return StatementOutcome.message(StatementKind.SET, "SET");
+      }
       return StatementOutcome.message(StatementKind.OTHER, "OK");
     } catch (java.sql.SQLException e) {
       closeQuietly(statement, e);

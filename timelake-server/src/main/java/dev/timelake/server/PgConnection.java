@@ -279,7 +279,7 @@ final class PgConnection implements Runnable {
           try (QueryResult result = timed(sql)) {
             PgResults.notices(out, result);
             if (result.hasRows()) {
-              PgResults.sendRows(out, result);
+              PgResults.sendRows(out, result, zone(session));
             } else {
               out.begin('C').string(PgResults.tag(result)).end();
             }
@@ -356,5 +356,16 @@ final class PgConnection implements Runnable {
     char status = session == null ? 'I' : session.transactionState().status();
     out.begin('Z').int8(status).end();
     out.flush();
+  }
+
+  /**
+   * The session's TimeZone, in which text results show instants; UTC when Java does not know it.
+   */
+  static java.time.ZoneId zone(Session session) {
+    try {
+      return java.time.ZoneId.of(session.timeZone());
+    } catch (java.time.DateTimeException e) {
+      return java.time.ZoneOffset.UTC;
+    }
   }
 }

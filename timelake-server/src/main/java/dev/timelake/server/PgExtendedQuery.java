@@ -150,7 +150,8 @@ final class PgExtendedQuery {
     portal.run(runner);
     PgResults.notices(out, portal.result);
     if (portal.result.hasRows()) {
-      PgResults.dataRows(out, portal.result, portal.oids(), portal.formats);
+      PgResults.dataRows(
+          out, portal.result, portal.oids(), portal.formats, PgConnection.zone(session));
     } else {
       out.begin('C').string(PgResults.tag(portal.result)).end();
     }

@@ -13,10 +13,10 @@ final class PgResults {
   private PgResults() {}
 
   /** The rows of {@code result} in text format, described first. */
-  static void sendRows(PgMessages.Writer out, QueryResult result) {
+  static void sendRows(PgMessages.Writer out, QueryResult result, java.time.ZoneId zone) {
     List<Integer> oids = result.columnTypes().stream().map(PgTypes::oid).toList();
     rowDescription(out, result.columnNames(), oids, new int[0]);
-    dataRows(out, result, oids, new int[0]);
+    dataRows(out, result, oids, new int[0], zone);
   }
 
   /** The result format of column {@code i}: JDBC-style, none means text, one means all. */
@@ -40,9 +40,16 @@ final class PgResults {
     out.end();
   }
 
-  /** A DataRow for each row left in {@code result}, then {@code SELECT n}. */
+  /**
+   * A DataRow for each row left in {@code result}, then {@code SELECT n}; text instants shown in
+   * {@code zone}, the session's TimeZone.
+   */
   static void dataRows(
-      PgMessages.Writer out, QueryResult result, List<Integer> oids, int[] formats) {
+      PgMessages.Writer out,
+      QueryResult result,
+      List<Integer> oids,
+      int[] formats,
+      java.time.ZoneId zone) {
     long rows = 0;
     while (result.next()) {
       out.begin('D').int16(oids.size());
@@ -51,7 +58,7 @@ final class PgResults {
         byte[] bytes =
             format(formats, i) == 1
                 ? PgTypes.binary(value, oids.get(i))
-                : PgTypes.text(value, oids.get(i));
+                : PgTypes.text(value, oids.get(i), zone);
         if (bytes == null) {
           out.int32(-1);
         } else {

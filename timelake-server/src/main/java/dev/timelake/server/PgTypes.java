@@ -101,10 +101,18 @@ final class PgTypes {
 
   /** A value in PostgreSQL's text format, as UTF-8; null for SQL NULL. */
   static byte[] text(Object value, int oid) {
+    return text(value, oid, ZoneOffset.UTC);
+  }
+
+  /**
+   * A value in PostgreSQL's text format with instants shown in {@code zone} (the session's
+   * TimeZone, as PostgreSQL shows them: {@code 2026-03-29 00:00:00+01}); null for SQL NULL.
+   */
+  static byte[] text(Object value, int oid, java.time.ZoneId zone) {
     if (value == null) {
       return null;
     }
-    return format(value, oid).getBytes(StandardCharsets.UTF_8);
+    return format(value, oid, zone).getBytes(StandardCharsets.UTF_8);
   }
 
   /** A value in PostgreSQL's text format; null for SQL NULL. */
@@ -144,6 +152,25 @@ final class PgTypes {
     return bytes;
   }
 
+  /**
+   * An instant in {@code zone}: its local date and time and its offset, {@code +01}, {@code
+   * +05:30}.
+   */
+  private static String instant(java.time.Instant instant, java.time.ZoneId zone) {
+    java.time.ZonedDateTime local = instant.atZone(zone);
+    int seconds = local.getOffset().getTotalSeconds();
+    int absolute = Math.abs(seconds);
+    StringBuilder offset = new StringBuilder(seconds < 0 ? "-" : "+");
+    offset.append(String.format(Locale.ROOT, "%02d", absolute / 3600));
+    if (absolute % 3600 != 0) {
+      offset.append(String.format(Locale.ROOT, ":%02d", absolute % 3600 / 60));
+    }
+    if (absolute % 60 != 0) {
+      offset.append(String.format(Locale.ROOT, ":%02d", absolute % 60));
+    }
+    return DATE_TIME.format(local) + offset;
+  }
+
   private static LocalDate localDate(Object value) {
     return value instanceof java.sql.Date date ? date.toLocalDate() : (LocalDate) value;
   }
@@ -162,6 +189,10 @@ final class PgTypes {
   }
 
   private static String format(Object value, int oid) {
+    return format(value, oid, ZoneOffset.UTC);
+  }
+
+  private static String format(Object value, int oid, java.time.ZoneId zone) {
     if (value instanceof Boolean flag) {
       return flag ? "t" : "f";
     }
@@ -175,12 +206,11 @@ final class PgTypes {
       return decimal.toPlainString();
     }
     if (value instanceof OffsetDateTime time) {
-      OffsetDateTime utc = time.withOffsetSameInstant(ZoneOffset.UTC);
-      return DATE_TIME.format(utc) + "+00";
+      return instant(time.toInstant(), zone);
     }
     if (value instanceof java.sql.Timestamp timestamp) {
       return oid == TIMESTAMPTZ
-          ? DATE_TIME.format(timestamp.toInstant().atOffset(ZoneOffset.UTC)) + "+00"
+          ? instant(timestamp.toInstant(), zone)
           : DATE_TIME.format(timestamp.toLocalDateTime());
     }
     if (value instanceof LocalDateTime time) {

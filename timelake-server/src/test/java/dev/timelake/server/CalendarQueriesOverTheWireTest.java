@@ -75,10 +75,10 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
       List<String> routed = rows(statement, grafana);
       statement.execute("SET timelake.rollup_routing = false");
       assertThat(routed).isEqualTo(rows(statement, grafana)).hasSize(2 * 11);
-      // The day Berlin's clocks went forward starts at +01:00, the next at +02:00 (the server
-      // writes instants in UTC).
-      assertThat(routed).anyMatch(row -> row.startsWith("2026-03-28 23:00:00+00|a|"));
-      assertThat(routed).anyMatch(row -> row.startsWith("2026-03-29 22:00:00+00|a|"));
+      // The day Berlin's clocks went forward starts at +01:00, the next at +02:00, shown in the
+      // session's TimeZone as PostgreSQL shows instants.
+      assertThat(routed).anyMatch(row -> row.startsWith("2026-03-29 00:00:00+01|a|"));
+      assertThat(routed).anyMatch(row -> row.startsWith("2026-03-30 00:00:00+02|a|"));
     }
   }
 
@@ -121,12 +121,11 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
     assertThat(lines)
         .containsExactly(
             // March in New York ends at 04:00 UTC on April 1: 172 hours of half-hourly readings.
-            // (The server answers SET with the tag OTHER and writes instants in UTC.)
-            "OTHER",
-            "a|2026-03-01 05:00:00+00|344",
-            "a|2026-04-01 04:00:00+00|136",
-            "b|2026-03-01 05:00:00+00|344",
-            "b|2026-04-01 04:00:00+00|136");
+            "SET",
+            "a|2026-03-01 00:00:00-05|344",
+            "a|2026-04-01 00:00:00-04|136",
+            "b|2026-03-01 00:00:00-05|344",
+            "b|2026-04-01 00:00:00-04|136");
   }
 
   private static String explain(Statement statement, String query) throws SQLException {
