@@ -74,7 +74,11 @@ class RollupRoutingDifferentialTest {
             "site, tag",
             "time_bucket(INTERVAL '1 day', time, 'Europe/Berlin')",
             STATISTICS
-          },
+          });
+
+  /** Filtered rollups, of which a table gets one half the time, besides those above. */
+  private static final List<String[]> FILTERED =
+      List.of(
           new String[] {
             "_good_1h",
             "site, tag",
@@ -145,10 +149,12 @@ class RollupRoutingDifferentialTest {
       }
     }
     // That routing happens at all (its answers are checked above): about 12-20 % of the random
-    // queries are routed; with 300 queries, 1/8 failed for some seeds (35 of 300), so 1/12.
+    // queries are routed; with 300 queries, 1/8 failed for some seeds (35 of 300), and after
+    // calendar buckets and filtered rollups joined the mix a seed whose rollups two rollbacks had
+    // made stale routed 25 (319dc9163debbb53), so 1/16.
     assertThat(routed)
         .as("queries answered from rollups (%s)", random)
-        .isGreaterThan(tables * queries / 12);
+        .isGreaterThan(tables * queries / 16);
   }
 
   /** Appends, rollups created and refreshed at random points, maybe a rollback; the rollups. */
@@ -167,6 +173,9 @@ class RollupRoutingDifferentialTest {
                 .build());
     List<String> rollups = new ArrayList<>();
     List<String[]> pending = new ArrayList<>(ROLLUPS);
+    if (random.nextBoolean()) {
+      pending.add(FILTERED.get(random.nextInt(FILTERED.size())));
+    }
     int appends = 4 + random.nextInt(4);
     long rollbackTo = -1;
     try (Session session = lake.newSession()) {
@@ -308,9 +317,9 @@ class RollupRoutingDifferentialTest {
       filters.add("tag IN (SELECT tag FROM d.tags WHERE line = 'L" + random.nextInt(2) + "')");
     }
     // A filtered rollup's own term, one it does not answer, and one a key filter narrows.
-    if (random.nextInt(4) == 0) {
+    if (random.nextInt(7) == 0) {
       filters.add("quality >= 50");
-    } else if (random.nextInt(10) == 0) {
+    } else if (random.nextInt(20) == 0) {
       filters.add("quality >= 40");
     }
     if (random.nextInt(10) == 0) {
@@ -389,7 +398,10 @@ class RollupRoutingDifferentialTest {
   private static void assertRollupEqualsRaw(
       Session session, String raw, String rollup, TestRandom random) {
     String[] spec =
-        ROLLUPS.stream().filter(s -> rollup.equals(raw + s[0])).findFirst().orElseThrow();
+        java.util.stream.Stream.concat(ROLLUPS.stream(), FILTERED.stream())
+            .filter(s -> rollup.equals(raw + s[0]))
+            .findFirst()
+            .orElseThrow();
     session.set("rollup-routing", "false");
     Answer expected = Answer.of(session, definition(raw, spec));
     Answer actual = Answer.of(session, "SELECT * FROM " + rollup);
