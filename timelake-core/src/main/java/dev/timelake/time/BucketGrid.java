@@ -47,6 +47,12 @@ public sealed interface BucketGrid permits FixedGrid, CalendarGrid {
   long longestMicros();
 
   /**
+   * The shortest a bucket can be, in µs (a local day loses at most a couple of hours to a clock
+   * change), so that grids that cannot nest are told apart without enumerating boundaries.
+   */
+  long shortestMicros();
+
+  /**
    * True when every bucket of this grid is a whole number of {@code finer}'s buckets at all times,
    * as far as can be proven without looking at a range; see {@link #isMultipleOf(BucketGrid, long,
    * long)} for a range.
@@ -65,6 +71,9 @@ public sealed interface BucketGrid permits FixedGrid, CalendarGrid {
     }
     if (from == Long.MIN_VALUE || to == Long.MAX_VALUE || from >= to) {
       return from >= to;
+    }
+    if (longestMicros() < finer.shortestMicros()) {
+      return false; // a bucket of this grid is shorter than any of finer's
     }
     long boundary = floor(from);
     for (int checked = 0; boundary < to; checked++) {

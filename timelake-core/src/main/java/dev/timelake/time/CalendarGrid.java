@@ -115,6 +115,12 @@ public record CalendarGrid(ZoneId zone, ChronoUnit unit, int count, boolean late
     return unit == ChronoUnit.DAYS ? count * day : count * 31 * day;
   }
 
+  @Override
+  public long shortestMicros() {
+    long day = 86_400_000_000L - 3 * 3_600_000_000L;
+    return unit == ChronoUnit.DAYS ? count * day : count * 28 * day;
+  }
+
   /**
    * True for the same zone when this grid's buckets are whole ones of {@code finer}'s: months of
    * months they divide, months or days of single days, days of days they divide.

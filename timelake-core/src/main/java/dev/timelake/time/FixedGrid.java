@@ -41,6 +41,11 @@ public record FixedGrid(long widthMicros, long originMicros) implements BucketGr
     return widthMicros;
   }
 
+  @Override
+  public long shortestMicros() {
+    return widthMicros;
+  }
+
   /** True when {@code finer} is fixed too and every bucket of this grid is whole ones of it. */
   @Override
   public boolean isMultipleOf(BucketGrid finer) {

@@ -93,6 +93,8 @@ class CalendarGridTest {
     assertThat(berlinMonths.isMultipleOf(berlinDays)).isTrue();
     assertThat(berlinMonths.isMultipleOf(kolkataDays, from, to)).isFalse();
     assertThat(berlinDays.isMultipleOf(berlinMonths, from, to)).isFalse();
+    // A minute is shorter than any local day: told without enumerating a million minutes.
+    assertThat(BucketGrid.of(MINUTE, 0).isMultipleOf(berlinDays, from, to)).isFalse();
     // Open ranges are never enumerated.
     assertThat(berlinDays.isMultipleOf(hours, from, Long.MAX_VALUE)).isFalse();
   }
