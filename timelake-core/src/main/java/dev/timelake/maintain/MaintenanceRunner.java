@@ -342,18 +342,20 @@ public final class MaintenanceRunner {
    * commit without files then carries the newer record forward again.
    */
   private void recordAgain(Snapshot loaded) {
+    if (loaded == null || rollupRecord(loaded).isEmpty()) {
+      return; // not a rollup: nothing to carry, and no catalog round trip after every commit
+    }
     Table iceberg = table.iceberg();
     iceberg.refresh();
     Snapshot ours = iceberg.currentSnapshot();
     Snapshot base = ours;
     while (base != null
         && base.parentId() != null
-        && (loaded == null || base.snapshotId() != loaded.snapshotId())
+        && base.snapshotId() != loaded.snapshotId()
         && isMaintenance(base)) {
       base = iceberg.snapshot(base.parentId());
     }
     if (base == null
-        || loaded == null
         || base.snapshotId() == loaded.snapshotId()
         || rollupRecord(base).equals(rollupRecord(ours))) {
       return;
