@@ -33,8 +33,18 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dtimelake.differential.queries=N} run more (3 tables of 100 queries by default).
  */
 class RollupRoutingDifferentialTest {
-  /** Three days over Europe/Berlin's clock change (01:00 UTC) and its local month's end. */
-  private static final Instant T0 = Instant.parse("2026-03-29T00:00:00Z");
+  /**
+   * Where a table's three days begin, each over a clock change: Europe/Berlin's skipped hour and
+   * its local month's end; Berlin's repeated hour (local 02:00-03:00 twice, 00:00-02:00 UTC); New
+   * York's repeated hour and Berlin's month end; Lord Howe's repeated half hour. A fifth of the
+   * rows land within an hour of the change, so late rows and copies fall in the repeated hour.
+   */
+  private static final List<DataWindow> WINDOWS =
+      List.of(
+          new DataWindow("2026-03-29T00:00:00Z", "2026-03-29T01:00:00Z"),
+          new DataWindow("2026-10-24T12:00:00Z", "2026-10-25T01:00:00Z"),
+          new DataWindow("2026-10-31T00:00:00Z", "2026-11-01T06:00:00Z"),
+          new DataWindow("2026-04-03T12:00:00Z", "2026-04-04T15:00:00Z"));
 
   /** Zones of calendar buckets: half-hour offsets, clock changes, a half-hour clock change. */
   private static final List<String> ZONES =
@@ -126,7 +136,8 @@ class RollupRoutingDifferentialTest {
       }
       for (int t = 0; t < tables; t++) {
         String raw = "d.r" + t;
-        List<String> rollups = build(lake, raw, random);
+        DataWindow window = WINDOWS.get(random.nextInt(WINDOWS.size()));
+        List<String> rollups = build(lake, raw, window, random);
         try (Session session = lake.newSession()) {
           if (random.nextInt(3) == 0) {
             // Outside UTC, time_bucket and ranges are still routed; date_trunc buckets locally.
@@ -134,7 +145,7 @@ class RollupRoutingDifferentialTest {
             session.sql("SET TimeZone = '" + zone + "'").close();
           }
           for (int q = 0; q < queries; q++) {
-            String query = randomQuery(random, raw);
+            String query = randomQuery(random, raw, window.start());
             if (compare(session, query, random)) {
               routed++;
             }
@@ -158,7 +169,7 @@ class RollupRoutingDifferentialTest {
   }
 
   /** Appends, rollups created and refreshed at random points, maybe a rollback; the rollups. */
-  private List<String> build(Lake lake, String raw, TestRandom random) {
+  private List<String> build(Lake lake, String raw, DataWindow window, TestRandom random) {
     Table table =
         lake.createTable(
             TableDefinition.builder(raw)
@@ -180,7 +191,7 @@ class RollupRoutingDifferentialTest {
     long rollbackTo = -1;
     try (Session session = lake.newSession()) {
       for (int a = 0; a < appends; a++) {
-        append(table, random, a);
+        append(table, window, random, a);
         if (a == 1) {
           rollbackTo = table.refresh().info().snapshots().get(0).id();
         }
@@ -245,20 +256,25 @@ class RollupRoutingDifferentialTest {
    * two series share an instant and first_value over fewer keys is well defined), a few of them
    * copies of earlier keys with new values.
    */
-  private static void append(Table table, TestRandom random, int index) {
+  private static void append(Table table, DataWindow window, TestRandom random, int index) {
+    Instant t0 = window.start();
     var append =
         table
             .newAppend()
-            .clock(Clock.fixed(T0.plusSeconds(86_400L * DAYS + index * 3600L), ZoneOffset.UTC));
+            .clock(Clock.fixed(t0.plusSeconds(86_400L * DAYS + index * 3600L), ZoneOffset.UTC));
+    long nearChange = window.change().getEpochSecond() - t0.getEpochSecond() - 3600;
     int rows = 40 + random.nextInt(120);
     for (int r = 0; r < rows; r++) {
       int site = random.nextInt(SITES.size());
       int tag = random.nextInt(TAGS.size());
-      long minute = random.nextInt(DAYS * 1440 / 3) * 3L;
+      long minute =
+          random.nextInt(5) == 0
+              ? nearChange / 60 + random.nextInt(40) * 3L
+              : random.nextInt(DAYS * 1440 / 3) * 3L;
       long second = minute * 60 + site * TAGS.size() + tag;
       Double value = random.nextInt(15) == 0 ? null : (double) random.nextInt(1000) / 8;
       Integer quality = random.nextInt(10) == 0 ? null : random.nextInt(100);
-      append.row(SITES.get(site), TAGS.get(tag), T0.plusSeconds(second), value, quality);
+      append.row(SITES.get(site), TAGS.get(tag), t0.plusSeconds(second), value, quality);
     }
     append.commit();
   }
@@ -276,7 +292,7 @@ class RollupRoutingDifferentialTest {
     lake.table(raw).newMaintenance().run();
   }
 
-  private static String randomQuery(TestRandom random, String raw) {
+  private static String randomQuery(TestRandom random, String raw, Instant t0) {
     List<String> keys = new ArrayList<>();
     switch (random.nextInt(5)) {
       case 0 -> {}
@@ -302,10 +318,10 @@ class RollupRoutingDifferentialTest {
     long start = random.between(-86_400, 86_400L * (DAYS + 1));
     long end = random.nextInt(20) == 0 ? start : start + random.between(1, 86_400L * DAYS);
     if (random.nextInt(4) != 0) {
-      filters.add("time >= " + instant(random, start));
+      filters.add("time >= " + instant(random, t0, start));
     }
     if (random.nextInt(3) != 0) {
-      filters.add("time < " + instant(random, end));
+      filters.add("time < " + instant(random, t0, end));
     }
     if (random.nextInt(5) == 0) {
       filters.add("site = 's" + random.nextInt(SITES.size()) + "'");
@@ -374,11 +390,11 @@ class RollupRoutingDifferentialTest {
   }
 
   /** The instant {@code seconds} after the data's start, often moved to an hour's start. */
-  private static String instant(TestRandom random, long seconds) {
+  private static String instant(TestRandom random, Instant t0, long seconds) {
     if (random.nextBoolean()) {
       seconds = seconds / 3600 * 3600;
     }
-    return "TIMESTAMPTZ '2026-03-29 00:00:00+00' + INTERVAL (" + seconds + ") SECOND";
+    return "TIMESTAMPTZ '" + t0 + "' + INTERVAL (" + seconds + ") SECOND";
   }
 
   /** Runs {@code query} routed and not; true when it was routed. */
@@ -412,6 +428,13 @@ class RollupRoutingDifferentialTest {
   private static void sql(Session session, String statement) {
     try (QueryResult ignored = session.sql(statement)) {
       // statements without rows
+    }
+  }
+
+  /** Three days of data from {@code start}, with a clock change at {@code change}. */
+  private record DataWindow(Instant start, Instant change) {
+    DataWindow(String start, String change) {
+      this(Instant.parse(start), Instant.parse(change));
     }
   }
 
