@@ -296,7 +296,7 @@ final class PgConnection implements Runnable {
         () -> {
           try (QueryResult result = timed(PgCopyOut.query(lake, copy))) {
             PgResults.notices(out, result);
-            PgCopyOut.send(out, result, copy);
+            PgCopyOut.send(out, result, copy, zone(session));
           }
         });
   }

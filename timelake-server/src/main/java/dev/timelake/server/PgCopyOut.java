@@ -7,6 +7,7 @@ import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import dev.timelake.engine.SqlText;
 import java.io.IOException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -42,12 +43,14 @@ final class PgCopyOut {
   }
 
   /**
-   * Sends the rows of {@code result}, the answer to {@code copy}.
+   * Sends the rows of {@code result}, the answer to {@code copy}, instants shown in {@code zone}
+   * (the session's TimeZone, as PostgreSQL's COPY shows them).
    *
    * @throws TimelakeException when the query has no rows to copy or a row cannot be read (the
    *     client has been sent part of the rows then; an ErrorResponse ends the copy)
    */
-  static void send(PgMessages.Writer out, QueryResult result, PgCopyStatement.ToClient copy)
+  static void send(
+      PgMessages.Writer out, QueryResult result, PgCopyStatement.ToClient copy, ZoneId zone)
       throws IOException {
     if (!result.hasRows()) {
       throw TimelakeException.validation(
@@ -69,7 +72,7 @@ final class PgCopyOut {
     while (result.next()) {
       values.clear();
       for (int i = 0; i < oids.size(); i++) {
-        values.add(PgTypes.textOf(result.value(i), oids.get(i)));
+        values.add(PgTypes.textOf(result.value(i), oids.get(i), zone));
       }
       out.begin('d').bytes(copy.format().line(values)).end();
       rows++;

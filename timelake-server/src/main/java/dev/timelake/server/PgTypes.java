@@ -115,9 +115,9 @@ final class PgTypes {
     return format(value, oid, zone).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** A value in PostgreSQL's text format; null for SQL NULL. */
-  static String textOf(Object value, int oid) {
-    return value == null ? null : format(value, oid);
+  /** A value in PostgreSQL's text format, instants shown in {@code zone}; null for SQL NULL. */
+  static String textOf(Object value, int oid, java.time.ZoneId zone) {
+    return value == null ? null : format(value, oid, zone);
   }
 
   /**

@@ -128,6 +128,30 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
             "b|2026-04-01 00:00:00-04|136");
   }
 
+  @Test
+  void copyToStdoutShowsInstantsInTheSessionsTimeZone() throws Exception {
+    assumeTrue(
+        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
+        "psql is not installed (.ci/run installs it)");
+    List<String> lines =
+        outputOf(
+            psqlCommand(
+                server.port(),
+                "-c",
+                "SET TimeZone = 'America/New_York'; COPY (SELECT device, date_trunc('month', time)"
+                    + " AS m, count(*) AS n FROM iot.readings GROUP BY ALL ORDER BY ALL) TO STDOUT"
+                    + " WITH (FORMAT csv)"),
+            PASSWORD,
+            Duration.ofSeconds(30));
+    assertThat(lines)
+        .containsExactly(
+            "SET",
+            "a,2026-03-01 00:00:00-05,344",
+            "a,2026-04-01 00:00:00-04,136",
+            "b,2026-03-01 00:00:00-05,344",
+            "b,2026-04-01 00:00:00-04,136");
+  }
+
   private static String explain(Statement statement, String query) throws SQLException {
     return String.join("\n", rows(statement, "EXPLAIN " + query));
   }
