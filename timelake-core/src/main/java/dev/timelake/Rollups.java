@@ -34,6 +34,7 @@ final class Rollups {
         bucket(rollup.grid()),
         rollup.grid() instanceof FixedGrid fixed ? fixed.originMicros() : 0,
         aggregates,
+        rollup.filter().toString(),
         rollup.sourceSnapshot(),
         files.stream().mapToLong(PlannedFile::rows).sum(),
         files.size());

@@ -41,11 +41,12 @@ final class RollupListCommand extends RollupSubcommand {
       for (RollupInfo rollup : rollups) {
         out()
             .printf(
-                "%s: %s of %s by (%s); %s; reflects raw snapshot %s; %,d rows in %d files%n",
+                "%s: %s of %s by (%s)%s; %s; reflects raw snapshot %s; %,d rows in %d files%n",
                 rollup.name(),
                 rollup.bucket(),
                 rollup.source(),
                 String.join(", ", rollup.keys()),
+                rollup.filter().isEmpty() ? "" : " where " + rollup.filter(),
                 aggregates(rollup.aggregates()),
                 rollup.reflectsSnapshot() < 0 ? "none" : rollup.reflectsSnapshot(),
                 rollup.rows(),

@@ -3,6 +3,9 @@ package dev.timelake.cli;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import java.io.PrintStream;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,7 +56,7 @@ final class StatementRunner {
     long started = System.nanoTime();
     try (QueryResult result = session.sql(statement)) {
       if (result.hasRows()) {
-        print(result, format.printer(out));
+        print(result, format.printer(out), zone());
       } else {
         out.println(result.message());
         out.flush();
@@ -69,18 +72,41 @@ final class StatementRunner {
     }
   }
 
-  /** Prints every row of {@code result}. */
+  /**
+   * The session's TimeZone, in which instants print (as DuckDB's and PostgreSQL's shells show
+   * them); UTC when DuckDB names a zone Java does not know.
+   */
+  private ZoneId zone() {
+    try {
+      return ZoneId.of(session.timeZone());
+    } catch (java.time.DateTimeException e) {
+      return ZoneOffset.UTC;
+    }
+  }
+
+  /** Prints every row of {@code result}, instants in UTC. */
   static void print(QueryResult result, RowPrinter printer) {
+    print(result, printer, ZoneOffset.UTC);
+  }
+
+  /** Prints every row of {@code result}, instants at their offset in {@code zone}. */
+  static void print(QueryResult result, RowPrinter printer, ZoneId zone) {
     int columns = result.columnNames().size();
     printer.header(result.columnNames());
     List<Object> row = new ArrayList<>(columns);
+    boolean utc = zone.normalized().equals(ZoneOffset.UTC);
     while (result.next()) {
       row.clear();
       for (int i = 0; i < columns; i++) {
-        row.add(result.value(i));
+        Object value = result.value(i);
+        row.add(!utc && value instanceof OffsetDateTime time ? inZone(time, zone) : value);
       }
       printer.row(row);
     }
     printer.finish();
+  }
+
+  private static OffsetDateTime inZone(OffsetDateTime time, ZoneId zone) {
+    return time.atZoneSameInstant(zone).toOffsetDateTime();
   }
 }

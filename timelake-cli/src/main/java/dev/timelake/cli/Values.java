@@ -17,8 +17,10 @@ import java.util.Map;
 
 /**
  * How the CLI spells the values a query returns. Timestamps with time zone print as ISO-8601
- * instants in UTC ({@code 2026-01-01T10:00:00Z}, fractional seconds kept when present); timestamps
- * without time zone as ISO local date-times; decimals without exponent; lists as {@code [a, b]}.
+ * instants in UTC ({@code 2026-01-01T10:00:00Z}, fractional seconds kept when present), or with
+ * their offset when the session's TimeZone moved them ({@code 2026-03-01T00:00:00+01:00});
+ * timestamps without time zone as ISO local date-times; decimals without exponent; lists as {@code
+ * [a, b]}.
  */
 final class Values {
   private Values() {}
@@ -98,7 +100,9 @@ final class Values {
    */
   private static Object plain(Object value) {
     if (value instanceof OffsetDateTime time) {
-      return DateTimeFormatter.ISO_INSTANT.format(time.toInstant());
+      return time.getOffset().getTotalSeconds() == 0
+          ? DateTimeFormatter.ISO_INSTANT.format(time.toInstant())
+          : DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(time);
     } else if (value instanceof ZonedDateTime time) {
       return DateTimeFormatter.ISO_INSTANT.format(time.toInstant());
     } else if (value instanceof Instant time) {
