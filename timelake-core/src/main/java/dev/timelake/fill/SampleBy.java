@@ -29,8 +29,8 @@ import net.sf.jsqlparser.statement.select.SelectItem;
  * table's time column in the SELECT list becomes the bucket, the other items without aggregates the
  * series, and with FILL the bucket is {@code time_bucket_gapfill} and the aggregates are filled:
  * {@code PREV} as {@code locf}, {@code LINEAR} as {@code interpolate}, a constant for the empty
- * buckets, {@code NULL} left empty. Without FROM and TO the grid runs from the first bucket with
- * rows to the last, as QuestDB's does.
+ * buckets, {@code NULL} left empty. FROM and TO bound the grid and the rows read, as QuestDB's do;
+ * without them the grid runs from the first bucket with rows to the last.
  */
 public final class SampleBy {
   static final String MARKER = "timelake_sample_by";
@@ -270,6 +270,7 @@ public final class SampleBy {
           item.setAlias(new Alias(SyntaxNames.unquote(column.getColumnName()), false));
         }
         setExpression(item, bucket(filled, width, column, zone, from, to));
+        bound(select, column, from, to);
         bucketPosition = i + 1;
         groups.add(new LongValue(i + 1));
       } else if (hasAggregate(expression, context)) {
@@ -297,6 +298,28 @@ public final class SampleBy {
     GroupByElement groupBy = new GroupByElement();
     groupBy.setGroupByExpressions(new ExpressionList<>(groups));
     select.setGroupByElement(groupBy);
+  }
+
+  /**
+   * QuestDB's FROM … TO … bounds what flows out as well as the grid: rows outside it are left out
+   * (QuestDB adds the same WHERE), which also lets routing and pruning see the range.
+   */
+  private static void bound(PlainSelect select, Column time, Expression from, Expression to) {
+    List<Expression> terms = new ArrayList<>();
+    if (select.getWhere() != null) {
+      terms.add(select.getWhere());
+    }
+    if (!(from instanceof NullValue)) {
+      GapFillBucket.requireConstant(from, "SAMPLE BY's FROM and TO");
+      terms.add(SyntaxTrees.atLeast(new Column(time.getColumnName()), from));
+    }
+    if (!(to instanceof NullValue)) {
+      GapFillBucket.requireConstant(to, "SAMPLE BY's FROM and TO");
+      terms.add(SyntaxTrees.below(new Column(time.getColumnName()), to));
+    }
+    if (!terms.isEmpty()) {
+      select.setWhere(SyntaxTrees.and(terms));
+    }
   }
 
   private static Optional<Function> marker(PlainSelect select) {
