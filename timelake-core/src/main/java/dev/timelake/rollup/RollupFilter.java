@@ -8,11 +8,13 @@ import dev.timelake.table.TableContract;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
@@ -137,9 +139,31 @@ public record RollupFilter(List<Expression> keyTerms, List<Expression> rowTerms)
         : Optional.of(column);
   }
 
-  /** The term's text with its column qualifiers left out, as terms are compared. */
+  /**
+   * The term's text as terms are compared: column qualifiers left out, and a comparison with its
+   * constant on the left turned around ({@code 0 = quality} reads {@code quality = 0}, {@code 5 <
+   * line} reads {@code line > 5}).
+   */
   public static String text(Expression term) {
-    return unqualified(term, term::toString);
+    return unqualified(term, () -> turnedAround(term).orElseGet(term::toString));
+  }
+
+  private static final Map<String, String> TURNED =
+      Map.of("=", "=", "<>", "<>", "!=", "!=", "<", ">", "<=", ">=", ">", "<", ">=", "<=");
+
+  private static Optional<String> turnedAround(Expression term) {
+    if (term instanceof ComparisonOperator comparison
+        && TURNED.containsKey(comparison.getStringExpression())
+        && ConstantEvaluator.isConstant(comparison.getLeftExpression())
+        && !ConstantEvaluator.isConstant(comparison.getRightExpression())) {
+      return Optional.of(
+          comparison.getRightExpression()
+              + " "
+              + TURNED.get(comparison.getStringExpression())
+              + " "
+              + comparison.getLeftExpression());
+    }
+    return Optional.empty();
   }
 
   /** What {@code use} gives while the term's column references have no qualifier. */

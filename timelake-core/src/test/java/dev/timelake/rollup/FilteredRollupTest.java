@@ -100,7 +100,10 @@ class FilteredRollupTest {
         "SELECT tag, time_bucket(INTERVAL '1 day', time) AS d, count(*) FROM f.r WHERE tag IN"
             + " ('L01-1', 'L01-2') GROUP BY ALL ORDER BY ALL",
         "SELECT tag, max(value), count(*) FROM f.r WHERE quality = 0 AND time >= TIMESTAMPTZ"
-            + " '2026-02-01 10:30:00+00' GROUP BY ALL ORDER BY ALL"
+            + " '2026-02-01 10:30:00+00' GROUP BY ALL ORDER BY ALL",
+        // The same term written the other way round.
+        "SELECT tag, time_bucket(INTERVAL '1 hour', time) AS h, avg(value), count(*) FROM f.r"
+            + " WHERE 0 = quality GROUP BY ALL ORDER BY ALL"
       })
   void answersQueriesWhoseWhereImpliesTheRollups(String query) {
     assertThat(compare(query)).as(query).isTrue();
