@@ -23,7 +23,9 @@ import picocli.CommandLine.Option;
           + " COPY FROM STDIN, the catalog queries of psql and Grafana); each connection has its"
           + " own session. Over HTTP it takes InfluxDB line protocol (/api/v2/write?bucket=NS and"
           + " /write?db=NS, with precision), so Telegraf and InfluxDB or QuestDB clients append"
-          + " readings: one table per measurement, created on first write (tags: the series key).",
+          + " readings: one table per measurement, created on first write (tags: the series key)."
+          + " The same port serves a web console at /console/: SQL with a result table, a line"
+          + " chart and the plan that answered it (rollups, files read), for the same users.",
       "Clients log in with the password in TIMELAKE_PASSWORD (SCRAM-SHA-256; the user name in"
           + " TIMELAKE_USER, any name when unset) or as a user of --users; it does not start"
           + " without one. Line-protocol clients send the same password (Authorization: Token"
@@ -56,7 +58,8 @@ final class ServeCommand extends LakeCommand {
       names = "--http-port",
       paramLabel = "PORT",
       description =
-          "The line-protocol (HTTP) port (default: 9000; 0 picks a free one; -1: no HTTP).")
+          "The line-protocol and web-console (HTTP) port (default: 9000; 0 picks a free one;"
+              + " -1: no HTTP).")
   private int httpPort = 9000;
 
   @Option(
@@ -186,11 +189,12 @@ final class ServeCommand extends LakeCommand {
             tls.isEmpty() ? "" : tls.get().isRequired() ? " (TLS required)" : " (TLS offered)",
             lineProtocol == null
                 ? ""
-                : ", line protocol on "
+                : ", line protocol and the web console on "
                     + (tls.isPresent() ? "https://" : "http://")
                     + listen
                     + ":"
-                    + lineProtocol.port(),
+                    + lineProtocol.port()
+                    + " (console: /console/)",
             restCatalog == null ? "" : ", Iceberg REST catalog on " + restCatalog.uri());
     out().flush();
     CountDownLatch stopped = new CountDownLatch(1);

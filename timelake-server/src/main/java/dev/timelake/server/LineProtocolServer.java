@@ -124,8 +124,17 @@ public final class LineProtocolServer implements AutoCloseable {
   private final LineProtocolWriter writer;
   private final Clock clock = Clock.systemUTC();
 
+  private final Console console;
+
   private LineProtocolServer(HttpServer http, Lake lake, Credentials credentials, Limits limits) {
     this.http = http;
+    this.console =
+        new Console(
+            lake,
+            credentials,
+            http instanceof com.sun.net.httpserver.HttpsServer,
+            Console.confined(lake),
+            Clock.systemUTC());
     this.limits = limits;
     this.credentials = credentials;
     this.bodies = new LineProtocolBodies(limits.maxBodyBytes(), limits.bytesInFlight());
@@ -279,6 +288,10 @@ public final class LineProtocolServer implements AutoCloseable {
       LineProtocolAnswer.error(
               400, "invalid", "Malformed query string: a '%' must start two hexadecimal digits")
           .send(exchange);
+      return;
+    }
+    if (Console.serves(path)) {
+      console.handle(exchange, deadline::work);
       return;
     }
     switch (path) {
@@ -503,6 +516,7 @@ public final class LineProtocolServer implements AutoCloseable {
     http.stop(0);
     threads.close();
     timers.shutdownNow();
+    console.close();
     writer.close();
     allocator.close();
   }

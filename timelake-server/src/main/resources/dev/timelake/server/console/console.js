@@ -1,0 +1,336 @@
+// Timelake's web console: login, SQL with a table, a line chart and the plan that answered it.
+// Plain JavaScript, no build step; the server's API is under /console/api/.
+"use strict";
+
+const state = { csrf: null, result: null, zoom: null };
+const $ = (id) => document.getElementById(id);
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
+  "#e377c2", "#7f7f7f", "#bcbd22"];
+const TIME_TYPES = ["TIMESTAMP WITH TIME ZONE", "TIMESTAMP", "DATE", "TIMESTAMP_NS", "TIMESTAMP_MS"];
+const NUMBER_TYPES = ["DOUBLE", "FLOAT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT",
+  "UBIGINT", "UINTEGER", "USMALLINT", "UTINYINT"];
+
+async function api(path, body) {
+  const options = body === undefined
+    ? { credentials: "same-origin" }
+    : {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Timelake-Csrf": state.csrf || "" },
+      body: JSON.stringify(body),
+    };
+  const response = await fetch("/console/api/" + path, options);
+  let json = {};
+  try { json = await response.json(); } catch (e) { json = { error: "HTTP " + response.status }; }
+  return { status: response.status, json };
+}
+
+function show(view) {
+  $("login-view").classList.toggle("hidden", view !== "login");
+  $("app-view").classList.toggle("hidden", view !== "app");
+  $("logout").classList.toggle("hidden", view !== "app");
+}
+
+async function start() {
+  const session = await api("session");
+  if (session.status === 200) {
+    loggedIn(session.json);
+  } else {
+    show("login");
+  }
+}
+
+function loggedIn(me) {
+  state.csrf = me.csrf;
+  $("who").textContent = me.user + " (" + me.role + ")";
+  show("app");
+  loadTables();
+  renderHistory();
+}
+
+async function login(event) {
+  event.preventDefault();
+  $("login-error").textContent = "";
+  const answer = await api("login", { user: $("login-user").value, password: $("login-password").value });
+  if (answer.status === 200) {
+    $("login-password").value = "";
+    loggedIn(answer.json);
+  } else {
+    $("login-error").textContent = answer.json.error || ("HTTP " + answer.status);
+  }
+}
+
+async function logout() {
+  await api("logout", {});
+  state.csrf = null;
+  $("who").textContent = "";
+  show("login");
+}
+
+async function loadTables() {
+  const answer = await api("tables");
+  const list = $("tables");
+  list.replaceChildren();
+  for (const table of (answer.json.tables || [])) {
+    const item = document.createElement("li");
+    item.textContent = table.name;
+    item.addEventListener("click", () => {
+      $("sql").value = "SELECT * FROM " + table.name + " LIMIT 100";
+      run();
+    });
+    list.appendChild(item);
+  }
+}
+
+async function run() {
+  const sql = $("sql").value.trim();
+  if (!sql) return;
+  remember(sql);
+  $("error").textContent = "";
+  $("status").textContent = "running…";
+  const started = performance.now();
+  const timer = setInterval(() => {
+    $("status").textContent = "running… " + ((performance.now() - started) / 1000).toFixed(1) + " s";
+  }, 100);
+  let answer;
+  try {
+    answer = await api("query", { sql });
+  } finally {
+    clearInterval(timer);
+  }
+  if (answer.status === 401) {
+    show("login");
+    return;
+  }
+  if (answer.status !== 200) {
+    $("status").textContent = "failed";
+    $("error").textContent = answer.json.error || ("HTTP " + answer.status);
+    return;
+  }
+  state.result = answer.json;
+  state.zoom = null;
+  const result = answer.json;
+  $("status").textContent = result.columns
+    ? result.rows.length + (result.truncated ? "+ rows (first shown)" : " rows") + " in "
+      + result.elapsedMs.toFixed(1) + " ms" + (result.routed ? " — answered from rollups" : "")
+    : (result.message || "done") + " (" + result.elapsedMs.toFixed(1) + " ms)";
+  renderTable(result);
+  renderChart(result);
+  renderPlan(result);
+  if (!result.columns) loadTables();
+}
+
+function renderTable(result) {
+  const head = $("results").tHead;
+  const body = $("results").tBodies[0];
+  head.replaceChildren();
+  body.replaceChildren();
+  if (!result.columns) return;
+  const row = head.insertRow();
+  result.columns.forEach((name, i) => {
+    const cell = document.createElement("th");
+    cell.textContent = name;
+    const type = document.createElement("small");
+    type.textContent = result.types[i];
+    cell.appendChild(type);
+    row.appendChild(cell);
+  });
+  for (const values of result.rows) {
+    const line = body.insertRow();
+    for (const value of values) {
+      line.insertCell().textContent = value === null ? "NULL" : String(value);
+    }
+  }
+}
+
+/** The chart's shape: the time column, the numeric columns, and the other columns as series keys. */
+function chartShape(result) {
+  if (!result.columns) return null;
+  const time = result.types.findIndex((type) => TIME_TYPES.includes(type));
+  if (time < 0) return null;
+  const numbers = [];
+  const keys = [];
+  result.types.forEach((type, i) => {
+    if (i === time) return;
+    if (NUMBER_TYPES.includes(type) || type.startsWith("DECIMAL")) numbers.push(i);
+    else keys.push(i);
+  });
+  return numbers.length ? { time, numbers, keys } : null;
+}
+
+/** Series of [ms, value] points, one per key combination and numeric column. */
+function chartSeries(result, shape) {
+  const series = new Map();
+  for (const row of result.rows) {
+    const at = Date.parse(row[shape.time]);
+    if (Number.isNaN(at)) continue;
+    const key = shape.keys.map((i) => String(row[i])).join(" ");
+    for (const i of shape.numbers) {
+      const name = (key ? key + " " : "") + result.columns[i];
+      if (!series.has(name)) series.set(name, []);
+      const value = row[i] === null ? null : Number(row[i]);
+      series.get(name).push([at, value]);
+    }
+  }
+  for (const points of series.values()) points.sort((a, b) => a[0] - b[0]);
+  return series;
+}
+
+function renderChart(result) {
+  const canvas = $("chart");
+  const context = canvas.getContext("2d");
+  context.clearRect(0, 0, canvas.width, canvas.height);
+  $("legend").replaceChildren();
+  const shape = chartShape(result);
+  if (!shape) {
+    canvas.dataset.series = "0";
+    $("chart-note").textContent = result.columns
+      ? "No chart: the result needs a time column and a numeric column." : "";
+    return;
+  }
+  const series = chartSeries(result, chartShape(result));
+  canvas.dataset.series = String(series.size);
+  let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const points of series.values()) {
+    for (const [x, y] of points) {
+      if (state.zoom && (x < state.zoom[0] || x > state.zoom[1])) continue;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x);
+      if (y !== null) { y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+    }
+  }
+  if (!Number.isFinite(x0) || !Number.isFinite(y0)) {
+    $("chart-note").textContent = "No points to draw.";
+    return;
+  }
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) { y1 += 1; y0 -= 1; }
+  const pad = { left: 60, right: 10, top: 10, bottom: 30 };
+  const width = canvas.width - pad.left - pad.right;
+  const height = canvas.height - pad.top - pad.bottom;
+  const px = (x) => pad.left + ((x - x0) / (x1 - x0)) * width;
+  const py = (y) => pad.top + height - ((y - y0) / (y1 - y0)) * height;
+  canvas.dataset.range = new Date(x0).toISOString() + "/" + new Date(x1).toISOString();
+  context.strokeStyle = "#999";
+  context.fillStyle = "#333";
+  context.font = "11px sans-serif";
+  context.strokeRect(pad.left, pad.top, width, height);
+  for (let i = 0; i <= 4; i++) {
+    const y = y0 + ((y1 - y0) * i) / 4;
+    context.fillText(y.toPrecision(4), 4, py(y) + 4);
+    const x = x0 + ((x1 - x0) * i) / 4;
+    context.fillText(new Date(x).toISOString().replace("T", " ").slice(0, 16),
+      Math.min(px(x) - 40, canvas.width - 110), canvas.height - 8);
+  }
+  let color = 0;
+  for (const [name, points] of series) {
+    const stroke = COLORS[color++ % COLORS.length];
+    context.strokeStyle = stroke;
+    context.beginPath();
+    let drawing = false;
+    for (const [x, y] of points) {
+      if (y === null || (state.zoom && (x < state.zoom[0] || x > state.zoom[1]))) {
+        drawing = false;
+        continue;
+      }
+      if (drawing) context.lineTo(px(x), py(y)); else context.moveTo(px(x), py(y));
+      drawing = true;
+    }
+    context.stroke();
+    const label = document.createElement("span");
+    label.textContent = "■ " + name;
+    label.style.color = stroke;
+    $("legend").appendChild(label);
+  }
+  $("chart-note").textContent = series.size + " series" + (state.zoom ? " (zoomed: double-click resets)" : " (drag to zoom)");
+  canvas.onmousedown = (down) => {
+    const rect = canvas.getBoundingClientRect();
+    const scale = canvas.width / rect.width;
+    const from = (down.clientX - rect.left) * scale;
+    canvas.onmouseup = (up) => {
+      const to = (up.clientX - rect.left) * scale;
+      canvas.onmouseup = null;
+      if (Math.abs(to - from) < 5) return;
+      const time = (p) => x0 + ((p - pad.left) / width) * (x1 - x0);
+      state.zoom = [time(Math.min(from, to)), time(Math.max(from, to))];
+      renderChart(result);
+    };
+  };
+  canvas.ondblclick = () => { state.zoom = null; renderChart(result); };
+}
+
+function renderPlan(result) {
+  const sources = $("sources");
+  sources.replaceChildren();
+  const plan = result.plan || { reads: [], routes: [] };
+  for (const route of plan.routes) {
+    const item = document.createElement("li");
+    if (route.rollups.length) {
+      item.className = "rollup";
+      item.textContent = route.table + ": answered from rollup " + route.rollups.join(", ")
+        + (route.reason ? " — " + route.reason : "");
+    } else {
+      item.className = "raw";
+      item.textContent = route.table + ": raw data — " + (route.reason || "not routed");
+    }
+    sources.appendChild(item);
+  }
+  for (const read of plan.reads) {
+    const item = document.createElement("li");
+    item.textContent = read.table + ": " + read.filesRead + " of " + read.filesBeforePruning
+      + " files read (" + read.partitionsRead + " partitions), " + read.filesInOverlapGroups
+      + " in " + read.overlapGroups + " overlap groups, copies removed by " + read.dedup;
+    sources.appendChild(item);
+  }
+  $("plan").textContent = (result.explanation || []).join("\n");
+}
+
+function toCsv(result) {
+  const quote = (value) => {
+    const text = value === null ? "" : String(value);
+    return /[",\n]/.test(text) ? '"' + text.replaceAll('"', '""') + '"' : text;
+  };
+  return [result.columns.map(quote).join(",")]
+    .concat(result.rows.map((row) => row.map(quote).join(","))).join("\n") + "\n";
+}
+
+function remember(sql) {
+  const history = JSON.parse(localStorage.getItem("timelake.history") || "[]")
+    .filter((item) => item !== sql);
+  history.unshift(sql);
+  localStorage.setItem("timelake.history", JSON.stringify(history.slice(0, 50)));
+  renderHistory();
+}
+
+function renderHistory() {
+  const select = $("history");
+  select.replaceChildren(new Option("History…", ""));
+  for (const sql of JSON.parse(localStorage.getItem("timelake.history") || "[]")) {
+    select.appendChild(new Option(sql.length > 80 ? sql.slice(0, 77) + "…" : sql, sql));
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("login-form").addEventListener("submit", login);
+  $("logout").addEventListener("click", logout);
+  $("run").addEventListener("click", run);
+  $("sql").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      run();
+    }
+  });
+  $("history").addEventListener("change", () => {
+    if ($("history").value) $("sql").value = $("history").value;
+  });
+  $("csv").addEventListener("click", () => {
+    if (state.result && state.result.columns) navigator.clipboard.writeText(toCsv(state.result));
+  });
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => {
+      for (const other of document.querySelectorAll(".tab")) {
+        other.classList.toggle("active", other === tab);
+        $(other.dataset.tab).classList.toggle("hidden", other !== tab);
+      }
+    });
+  }
+  start();
+});

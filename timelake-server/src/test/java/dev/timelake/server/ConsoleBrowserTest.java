@@ -1,0 +1,185 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web console in a real browser: headless Chromium (Debian's {@code chromium} and {@code
+ * chromium-driver}, which {@code .ci/run} installs) through WebDriver. A wrong password is refused;
+ * a login shows the lake's tables; a routed hourly query draws one line per device, lists its rows
+ * and shows in its plan the rollup that answered it; dragging over the chart zooms; logging out
+ * returns to the login form. A screenshot of the chart goes to {@code target/console-chart.png}.
+ */
+class ConsoleBrowserTest {
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  @TempDir Path folder;
+  private Lake lake;
+  private LineProtocolServer server;
+  private WebDriver browser;
+
+  @BeforeEach
+  void start() throws Exception {
+    assumeTrue(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "Chromium and chromedriver are not installed (.ci/run installs Debian's packages)");
+    lake = Lake.open(folder.resolve("wh"));
+    try (Session session = lake.newSession()) {
+      sql(
+          session,
+          "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH"
+              + " (time_column = 'time', series_key = 'device')");
+      sql(
+          session,
+          "INSERT INTO iot.r SELECT d, TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (m)"
+              + " MINUTE, CASE d WHEN 'a' THEN sin(m / 60.0) ELSE m / 720.0 END FROM"
+              + " (VALUES ('a'), ('b')) t(d), range(0, 1440, 5) r(m)");
+      sql(
+          session,
+          "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+              + " time) AS hour, avg(value), count(*) FROM iot.r GROUP BY device, hour");
+    }
+    Path users = folder.resolve("users.txt");
+    Files.write(users, List.of("ada:" + ScramSecret.of("ada pw").text() + " role=admin"));
+    server =
+        LineProtocolServer.start(
+            lake, new InetSocketAddress("127.0.0.1", 0), Credentials.fromFile(users));
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+        "--user-data-dir=" + Files.createDirectory(folder.resolve("chromium")));
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
+    browser = new ChromeDriver(service, options);
+  }
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (lake != null) {
+      lake.close();
+    }
+  }
+
+  @Test
+  void logsInRunsARoutedQueryChartsItShowsItsPlanAndLogsOut() throws Exception {
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    browser.get("http://127.0.0.1:" + server.port() + "/");
+    wait.until(d -> d.findElement(By.id("login-form")).isDisplayed());
+
+    logIn("ada", "wrong");
+    wait.until(d -> !text("login-error").isEmpty());
+    assertThat(text("login-error")).contains("Wrong user or password");
+
+    logIn("ada", "ada pw");
+    wait.until(d -> d.findElement(By.id("app-view")).isDisplayed());
+    wait.until(d -> text("tables").contains("iot.r"));
+    assertThat(text("who")).isEqualTo("ada (admin)");
+
+    WebElement editor = browser.findElement(By.id("sql"));
+    editor.sendKeys(
+        "SELECT device, time_bucket(INTERVAL '1 hour', time) AS hour, avg(value) AS v"
+            + " FROM iot.r GROUP BY ALL ORDER BY ALL");
+    editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+    wait.until(d -> text("status").contains("rows"));
+    assertThat(text("status")).contains("48 rows").contains("answered from rollups");
+    WebElement chart = browser.findElement(By.id("chart"));
+    assertThat(chart.getDomAttribute("data-series")).isEqualTo("2");
+    assertThat(text("legend")).contains("a v").contains("b v");
+    Files.write(
+        Path.of("target", "console-chart.png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+    String range = chart.getDomAttribute("data-range");
+    new Actions(browser)
+        .moveToElement(chart, -200, 0)
+        .clickAndHold()
+        .moveByOffset(150, 0)
+        .release()
+        .perform();
+    wait.until(d -> text("chart-note").contains("zoomed"));
+    assertThat(chart.getDomAttribute("data-range")).isNotEqualTo(range);
+
+    click("[data-tab=table-tab]");
+    assertThat(browser.findElements(By.cssSelector("#results tbody tr"))).hasSize(48);
+    assertThat(text("results")).contains("TIMESTAMP WITH TIME ZONE");
+
+    click("[data-tab=plan-tab]");
+    assertThat(text("sources")).contains("iot.r: answered from rollup iot.r_1h");
+
+    editor.clear();
+    editor.sendKeys("SELECT * FROM iot.nope");
+    browser.findElement(By.id("run")).click();
+    wait.until(d -> !text("error").isEmpty());
+    assertThat(text("error")).contains("iot.nope");
+
+    browser.findElement(By.id("logout")).click();
+    wait.until(d -> d.findElement(By.id("login-form")).isDisplayed());
+    browser.navigate().refresh();
+    wait.until(d -> d.findElement(By.id("login-form")).isDisplayed());
+  }
+
+  private void logIn(String user, String password) {
+    WebElement name = browser.findElement(By.id("login-user"));
+    name.clear();
+    name.sendKeys(user);
+    WebElement secret = browser.findElement(By.id("login-password"));
+    secret.clear();
+    secret.sendKeys(password);
+    browser.findElement(By.id("login-button")).click();
+  }
+
+  private void click(String css) {
+    browser.findElement(By.cssSelector(css)).click();
+  }
+
+  private String text(String id) {
+    return browser.findElement(By.id(id)).getText();
+  }
+
+  private static void sql(Session session, String statement) {
+    try (QueryResult ignored = session.sql(statement)) {
+      // statements without rows
+    }
+  }
+}

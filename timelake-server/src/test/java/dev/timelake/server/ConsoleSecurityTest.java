@@ -1,0 +1,242 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The web console without a browser: nothing but the static page answers without a login; a login
+ * sets a strict, HttpOnly cookie; a state-changing request needs the login's CSRF token and no
+ * foreign Origin; a logged-out cookie is dead; SQL runs under the user's role with the same file
+ * rules as the PostgreSQL server.
+ */
+class ConsoleSecurityTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path folder;
+  private Lake lake;
+  private LineProtocolServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws Exception {
+    lake = Lake.open(folder.resolve("wh"));
+    try (Session session = lake.newSession();
+        QueryResult ignored =
+            session.sql(
+                "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH"
+                    + " (time_column = 'time', series_key = 'device')")) {
+      session
+          .sql("INSERT INTO iot.r VALUES ('a', TIMESTAMPTZ '2026-01-01 00:00:00+00', 1.5)")
+          .close();
+    }
+    Path users = folder.resolve("users.txt");
+    Files.write(
+        users,
+        List.of(
+            "ada:" + ScramSecret.of("ada pw").text() + " role=admin",
+            "rob:" + ScramSecret.of("rob pw").text() + " role=read namespaces=iot"));
+    server =
+        LineProtocolServer.start(
+            lake, new InetSocketAddress("127.0.0.1", 0), Credentials.fromFile(users));
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+    lake.close();
+  }
+
+  @Test
+  void nothingButTheLoginPageAnswersWithoutALogin() throws Exception {
+    HttpResponse<String> page = get("/console/", null);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("login-form");
+    assertThat(page.headers().firstValue("Content-Security-Policy"))
+        .get()
+        .asString()
+        .contains("default-src 'self'");
+    assertThat(get("/", null).statusCode()).isEqualTo(302);
+    assertThat(get("/console/api/session", null).statusCode()).isEqualTo(401);
+    assertThat(get("/console/api/tables", null).statusCode()).isEqualTo(401);
+    assertThat(post("/console/api/query", null, "x", "{\"sql\":\"SELECT 1\"}").statusCode())
+        .isEqualTo(401);
+    assertThat(get("/console/api/session", "timelake_console=forged").statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void aWrongPasswordIsRefusedAndRepeatedOnesAreThrottled() throws Exception {
+    HttpResponse<String> wrong = login("ada", "nope");
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(wrong.headers().firstValue("Set-Cookie")).isEmpty();
+    assertThat(login("mallory", "ada pw").statusCode()).isEqualTo(401);
+    int status = 0;
+    for (int i = 0; i < 20 && status != 429; i++) {
+      status = login("ada", "nope " + i).statusCode();
+    }
+    assertThat(status).as("the login throttle answers 429").isEqualTo(429);
+  }
+
+  @Test
+  void aLoginSetsAStrictHttpOnlyCookieAndRunsQueriesAsTheUser() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    assertThat(ada.setCookie())
+        .contains("HttpOnly")
+        .contains("SameSite=Strict")
+        .contains("Path=/console")
+        .doesNotContain("Secure");
+    HttpResponse<String> answer =
+        post(
+            "/console/api/query",
+            ada.cookie(),
+            ada.csrf(),
+            "{\"sql\":\"SELECT device, time, value FROM iot.r\"}");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    JsonNode json = JSON.readTree(answer.body());
+    assertThat(json.get("columns").toString()).isEqualTo("[\"device\",\"time\",\"value\"]");
+    assertThat(json.get("rows").toString()).isEqualTo("[[\"a\",\"2026-01-01T00:00:00Z\",1.5]]");
+    assertThat(json.get("plan").get("reads").get(0).get("table").asText()).isEqualTo("iot.r");
+    HttpResponse<String> tables = get("/console/api/tables", ada.cookie());
+    assertThat(tables.body()).contains("iot.r");
+    HttpResponse<String> failed =
+        post(
+            "/console/api/query", ada.cookie(), ada.csrf(), "{\"sql\":\"SELECT * FROM iot.nope\"}");
+    assertThat(failed.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(failed.body()).get("error").asText()).contains("iot.nope");
+  }
+
+  @Test
+  void aForgedCrossSitePostIsRefused() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    String drop = "{\"sql\":\"DROP TABLE iot.r\"}";
+    assertThat(post("/console/api/query", ada.cookie(), null, drop).statusCode()).isEqualTo(403);
+    assertThat(post("/console/api/query", ada.cookie(), "wrong", drop).statusCode()).isEqualTo(403);
+    HttpRequest foreign =
+        request("/console/api/query", ada.cookie())
+            .header(Console.CSRF_HEADER, ada.csrf())
+            .header("Origin", "http://evil.example")
+            .POST(HttpRequest.BodyPublishers.ofString(drop))
+            .build();
+    assertThat(http.send(foreign, HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(403);
+    assertThat(get("/console/api/query", ada.cookie()).statusCode()).isEqualTo(405);
+    assertThat(lake.findTable(dev.timelake.TableName.parse("iot.r"))).isPresent();
+  }
+
+  @Test
+  void aCookieIsDeadAfterLogout() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    assertThat(get("/console/api/session", ada.cookie()).statusCode()).isEqualTo(200);
+    assertThat(post("/console/api/logout", ada.cookie(), ada.csrf(), "{}").statusCode())
+        .isEqualTo(200);
+    assertThat(get("/console/api/session", ada.cookie()).statusCode()).isEqualTo(401);
+    assertThat(
+            post("/console/api/query", ada.cookie(), ada.csrf(), "{\"sql\":\"SELECT 1\"}")
+                .statusCode())
+        .isEqualTo(401);
+  }
+
+  @Test
+  void consoleSqlFollowsTheUsersRoleAndTheServersFileRules() throws Exception {
+    Path outside = Files.createTempFile("timelake-outside", ".csv");
+    Files.writeString(outside, "secret\n1\n");
+    Login rob = loggedIn("rob", "rob pw");
+    assertThat(
+            post(
+                    "/console/api/query",
+                    rob.cookie(),
+                    rob.csrf(),
+                    "{\"sql\":\"SELECT count(*) FROM iot.r\"}")
+                .statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> write =
+        post("/console/api/query", rob.cookie(), rob.csrf(), "{\"sql\":\"DROP TABLE iot.r\"}");
+    assertThat(write.statusCode()).isEqualTo(403);
+    Login ada = loggedIn("ada", "ada pw");
+    for (String sql :
+        List.of(
+            "SELECT * FROM read_csv('" + outside + "')",
+            "COPY (SELECT 1 AS a) TO '" + outside.getParent().resolve("written.csv") + "'",
+            "INSTALL httpfs")) {
+      HttpResponse<String> refused =
+          post(
+              "/console/api/query",
+              ada.cookie(),
+              ada.csrf(),
+              JSON.writeValueAsString(java.util.Map.of("sql", sql)));
+      assertThat(refused.statusCode()).as(sql).isIn(400, 403);
+    }
+    assertThat(outside.getParent().resolve("written.csv")).doesNotExist();
+  }
+
+  @Test
+  void anOversizedOrMalformedBodyIsRefused() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    assertThat(post("/console/api/query", ada.cookie(), ada.csrf(), "not json").statusCode())
+        .isEqualTo(400);
+    assertThat(post("/console/api/query", ada.cookie(), ada.csrf(), "[1]").statusCode())
+        .isEqualTo(400);
+    String huge = "{\"sql\":\"" + "x".repeat(Console.MAX_BODY) + "\"}";
+    assertThat(post("/console/api/query", ada.cookie(), ada.csrf(), huge).statusCode())
+        .isEqualTo(413);
+  }
+
+  private record Login(String cookie, String csrf, String setCookie) {}
+
+  private Login loggedIn(String user, String password) throws Exception {
+    HttpResponse<String> answer = login(user, password);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    String setCookie = answer.headers().firstValue("Set-Cookie").orElseThrow();
+    return new Login(
+        setCookie.substring(0, setCookie.indexOf(';')),
+        JSON.readTree(answer.body()).get("csrf").asText(),
+        setCookie);
+  }
+
+  private HttpResponse<String> login(String user, String password) throws Exception {
+    return post(
+        "/console/api/login",
+        null,
+        null,
+        JSON.writeValueAsString(java.util.Map.of("user", user, "password", password)));
+  }
+
+  private HttpRequest.Builder request(String path, String cookie) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+    if (cookie != null) {
+      request.header("Cookie", cookie);
+    }
+    return request;
+  }
+
+  private HttpResponse<String> get(String path, String cookie) throws Exception {
+    return http.send(request(path, cookie).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String path, String cookie, String csrf, String body)
+      throws Exception {
+    HttpRequest.Builder request =
+        request(path, cookie).POST(HttpRequest.BodyPublishers.ofString(body));
+    if (csrf != null) {
+      request.header(Console.CSRF_HEADER, csrf);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
