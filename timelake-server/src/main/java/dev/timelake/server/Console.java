@@ -234,6 +234,30 @@ final class Console implements AutoCloseable {
       error(exchange, 400, "The request has no statement: send {\"sql\": \"SELECT …\"}");
       return;
     }
+    Optional<ConsoleZoom.Zoomed> zoomed = Optional.empty();
+    JsonNode zoom = body.get().get("zoom");
+    if (zoom != null) {
+      try {
+        zoomed =
+            ConsoleZoom.of(
+                sql,
+                java.time.Instant.parse(zoom.path("from").asText()),
+                java.time.Instant.parse(zoom.path("to").asText()),
+                Math.min(zoom.path("points").asInt(500), 10_000));
+      } catch (java.time.format.DateTimeParseException e) {
+        error(exchange, 400, "zoom's from and to must be ISO-8601 instants: " + e.getMessage());
+        return;
+      }
+      if (zoomed.isEmpty()) {
+        error(
+            exchange,
+            400,
+            "This statement cannot be zoomed by running it again: it is not one SELECT that"
+                + " buckets a time column by an interval (time_bucket(INTERVAL …, time))");
+        return;
+      }
+    }
+    String statement = zoomed.map(ConsoleZoom.Zoomed::sql).orElse(sql);
     work.run();
     long started = System.nanoTime();
     Map<String, Object> answer;
@@ -243,7 +267,7 @@ final class Console implements AutoCloseable {
               .get()
               .withSession(
                   session -> {
-                    try (QueryResult result = session.sql(sql)) {
+                    try (QueryResult result = session.sql(statement)) {
                       return answer(result, started);
                     }
                   });
@@ -257,6 +281,12 @@ final class Console implements AutoCloseable {
       send(exchange, 400, failure);
       return;
     }
+    answer.put(
+        "zoomable",
+        ConsoleZoom.of(sql, java.time.Instant.EPOCH, java.time.Instant.ofEpochSecond(1), 1)
+            .isPresent());
+    zoomed.ifPresent(
+        z -> answer.put("zoom", Map.of("sql", z.sql(), "width", z.width().toSeconds() + " s")));
     send(exchange, 200, answer);
   }
 

@@ -137,8 +137,17 @@ class ConsoleBrowserTest {
         .moveByOffset(150, 0)
         .release()
         .perform();
-    wait.until(d -> text("chart-note").contains("zoomed"));
+    // Zooming runs the query again over the range, with buckets that fit the chart: minutes of
+    // raw readings instead of the rollup's hours.
+    wait.until(d -> text("chart-note").contains("zoomed with buckets of"));
     assertThat(chart.getDomAttribute("data-range")).isNotEqualTo(range);
+    assertThat(text("status")).doesNotContain("answered from rollups");
+    Files.write(
+        Path.of("target", "console-chart-zoomed.png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+    new Actions(browser).doubleClick(chart).perform();
+    wait.until(d -> text("chart-note").contains("drag to zoom"));
+    assertThat(text("status")).contains("48 rows").contains("answered from rollups");
 
     click("[data-tab=table-tab]");
     assertThat(browser.findElements(By.cssSelector("#results tbody tr"))).hasSize(48);

@@ -2,7 +2,7 @@
 // Plain JavaScript, no build step; the server's API is under /console/api/.
 "use strict";
 
-const state = { csrf: null, result: null, zoom: null };
+const state = { csrf: null, sql: null, result: null, zoom: null };
 const $ = (id) => document.getElementById(id);
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
   "#e377c2", "#7f7f7f", "#bcbd22"];
@@ -85,6 +85,18 @@ async function run() {
   const sql = $("sql").value.trim();
   if (!sql) return;
   remember(sql);
+  state.sql = sql;
+  await execute({ sql });
+}
+
+/** Runs the last statement again over [from, to) with buckets that fit the chart's width. */
+async function zoomTo(from, to) {
+  const points = Math.round($("chart").width / 2);
+  await execute({ sql: state.sql, zoom: { from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(), points } });
+}
+
+async function execute(request) {
   $("error").textContent = "";
   $("status").textContent = "running…";
   const started = performance.now();
@@ -93,7 +105,7 @@ async function run() {
   }, 100);
   let answer;
   try {
-    answer = await api("query", { sql });
+    answer = await api("query", request);
   } finally {
     clearInterval(timer);
   }
@@ -240,7 +252,9 @@ function renderChart(result) {
     label.style.color = stroke;
     $("legend").appendChild(label);
   }
-  $("chart-note").textContent = series.size + " series" + (state.zoom ? " (zoomed: double-click resets)" : " (drag to zoom)");
+  $("chart-note").textContent = series.size + " series"
+    + (result.zoom ? ", zoomed with buckets of " + result.zoom.width + " (double-click resets)"
+      : state.zoom ? " (zoomed: double-click resets)" : " (drag to zoom)");
   canvas.onmousedown = (down) => {
     const rect = canvas.getBoundingClientRect();
     const scale = canvas.width / rect.width;
@@ -250,11 +264,23 @@ function renderChart(result) {
       canvas.onmouseup = null;
       if (Math.abs(to - from) < 5) return;
       const time = (p) => x0 + ((p - pad.left) / width) * (x1 - x0);
-      state.zoom = [time(Math.min(from, to)), time(Math.max(from, to))];
-      renderChart(result);
+      const range = [time(Math.min(from, to)), time(Math.max(from, to))];
+      if (result.zoomable) {
+        zoomTo(range[0], range[1]);
+      } else {
+        state.zoom = range;
+        renderChart(result);
+      }
     };
   };
-  canvas.ondblclick = () => { state.zoom = null; renderChart(result); };
+  canvas.ondblclick = () => {
+    if (result.zoom) {
+      execute({ sql: state.sql });
+    } else {
+      state.zoom = null;
+      renderChart(result);
+    }
+  };
 }
 
 function renderPlan(result) {
