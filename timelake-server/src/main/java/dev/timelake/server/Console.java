@@ -119,6 +119,8 @@ final class Console implements AutoCloseable {
       case "/console/api/logout" -> logout(exchange);
       case "/console/api/query" -> query(exchange, work);
       case "/console/api/tables" -> tables(exchange);
+      case "/console/api/table" -> table(exchange);
+      case "/console/api/maintain" -> maintain(exchange, work);
       default -> error(exchange, 404, "No console page " + path);
     }
   }
@@ -272,11 +274,11 @@ final class Console implements AutoCloseable {
                     }
                   });
     } catch (AccessDeniedException e) {
-      error(exchange, 403, e.getMessage());
+      error(exchange, 403, forClient(e.getMessage()));
       return;
     } catch (TimelakeException e) {
       Map<String, Object> failure = new LinkedHashMap<>();
-      failure.put("error", e.getMessage());
+      failure.put("error", forClient(e.getMessage()));
       failure.put("code", e.code().name());
       send(exchange, 400, failure);
       return;
@@ -304,6 +306,163 @@ final class Console implements AutoCloseable {
       }
     }
     send(exchange, 200, Map.of("tables", tables));
+  }
+
+  /**
+   * {@code ?name=ns.t}: a table's columns, contract and settings, partitions (files, rows, bytes),
+   * newest snapshots, and its rollups with their freshness.
+   */
+  private void table(HttpExchange exchange) throws IOException {
+    Optional<ConsoleSessions.Login> login = loggedIn(exchange);
+    if (login.isEmpty()) {
+      return;
+    }
+    Optional<dev.timelake.Table> found = reachable(exchange, login.get(), "name");
+    if (found.isEmpty()) {
+      return;
+    }
+    dev.timelake.Table table = found.get();
+    dev.timelake.TableInfo info = table.info();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("name", table.name().toString());
+    json.put(
+        "columns",
+        table.columns().stream()
+            .map(
+                c ->
+                    Map.of(
+                        "name",
+                        c.name(),
+                        "type",
+                        c.type().toString(),
+                        "nullable",
+                        c.nullability() == dev.timelake.Column.Nullability.NULLABLE))
+            .toList());
+    json.put("timeColumn", table.timeColumn().orElse(null));
+    json.put("seriesKey", table.seriesKey());
+    json.put("rollupOf", table.rollupOf().map(Object::toString).orElse(null));
+    json.put("settings", new java.util.TreeMap<>(table.settings()));
+    json.put(
+        "partitions",
+        info.partitions().stream()
+            .map(
+                p ->
+                    Map.of(
+                        "label", p.label(), "files", p.files(), "rows", p.rows(), "bytes",
+                        p.bytes()))
+            .toList());
+    List<Map<String, Object>> snapshots = new ArrayList<>();
+    List<dev.timelake.TableInfo.SnapshotInfo> history = info.snapshots();
+    for (int i = history.size() - 1; i >= 0 && snapshots.size() < 50; i--) {
+      dev.timelake.TableInfo.SnapshotInfo snapshot = history.get(i);
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("id", Long.toString(snapshot.id()));
+      entry.put("committedAt", snapshot.committedAt().toString());
+      entry.put(
+          "operation", snapshot.summary().getOrDefault("timelake.operation", snapshot.operation()));
+      entry.put("addedRows", snapshot.summary().get("added-records"));
+      entry.put("deletedRows", snapshot.summary().get("deleted-records"));
+      snapshots.add(entry);
+    }
+    json.put("snapshots", snapshots);
+    long current = table.snapshotId().orElse(-1);
+    List<Map<String, Object>> rollups = new ArrayList<>();
+    if (table.rollupOf().isEmpty()) {
+      for (dev.timelake.RollupInfo rollup : lake.rollups(table.name())) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("name", rollup.name().toString());
+        entry.put("bucket", rollup.bucket());
+        entry.put("keys", rollup.keys());
+        entry.put("aggregates", rollup.aggregates());
+        entry.put("filter", rollup.filter());
+        entry.put("reflectsSnapshot", Long.toString(rollup.reflectsSnapshot()));
+        entry.put("fresh", rollup.reflectsSnapshot() == current);
+        entry.put("rows", rollup.rows());
+        entry.put("files", rollup.files());
+        rollups.add(entry);
+      }
+    }
+    json.put("rollups", rollups);
+    send(exchange, 200, json);
+  }
+
+  /**
+   * {@code {"table": "ns.t", "dryRun": true}}: what maintenance would do, or does it and reports;
+   * an admin's work, as OPTIMIZE is. It runs as Timelake's own work, outside the login's session
+   * and any transaction of it.
+   */
+  private void maintain(HttpExchange exchange, BodyRead work) throws IOException {
+    Optional<ConsoleSessions.Login> login = changing(exchange);
+    if (login.isEmpty()) {
+      return;
+    }
+    Optional<JsonNode> body = body(exchange);
+    if (body.isEmpty()) {
+      return;
+    }
+    String name = text(body.get(), "table");
+    TableName table;
+    try {
+      table = TableName.parse(name);
+      login.get().access.require(dev.timelake.Role.ADMIN, table.namespace(), "maintain " + table);
+    } catch (AccessDeniedException e) {
+      error(exchange, 403, forClient(e.getMessage()));
+      return;
+    } catch (TimelakeException | IllegalArgumentException e) {
+      error(exchange, 400, forClient(e.getMessage()));
+      return;
+    }
+    work.run();
+    try {
+      dev.timelake.Maintenance maintenance = lake.table(table).newMaintenance();
+      if (body.get().path("dryRun").asBoolean(false)) {
+        send(exchange, 200, Map.of("plan", maintenance.dryRun()));
+        return;
+      }
+      dev.timelake.MaintenanceReport report = maintenance.run();
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("filesBefore", report.filesBefore());
+      json.put("filesAfter", report.filesAfter());
+      json.put("partitionsRewritten", report.partitionsRewritten());
+      json.put("snapshotsExpired", report.snapshotsExpired());
+      json.put("tookMs", report.took().toMillis());
+      json.put("explanation", report.explanation());
+      send(exchange, 200, json);
+    } catch (TimelakeException e) {
+      error(exchange, 400, forClient(e.getMessage()));
+    }
+  }
+
+  /** The table the {@code parameter} of the query string names, if the login reaches it. */
+  private Optional<dev.timelake.Table> reachable(
+      HttpExchange exchange, ConsoleSessions.Login login, String parameter) throws IOException {
+    String raw = exchange.getRequestURI().getRawQuery();
+    String name = null;
+    for (String pair : raw == null ? new String[0] : raw.split("&")) {
+      if (pair.startsWith(parameter + "=")) {
+        name =
+            java.net.URLDecoder.decode(
+                pair.substring(parameter.length() + 1), StandardCharsets.UTF_8);
+      }
+    }
+    if (name == null) {
+      error(exchange, 400, "Name the table: ?" + parameter + "=namespace.table");
+      return Optional.empty();
+    }
+    Optional<dev.timelake.Table> table;
+    try {
+      TableName parsed = TableName.parse(name);
+      table = login.access.reaches(parsed.namespace()) ? lake.findTable(parsed) : Optional.empty();
+    } catch (TimelakeException | IllegalArgumentException e) {
+      error(exchange, 400, forClient(e.getMessage()));
+      return Optional.empty();
+    }
+    if (table.isEmpty()) {
+      // The same answer whether it is missing or out of reach: names of other namespaces stay
+      // hidden.
+      error(exchange, 404, "Table " + name + " does not exist");
+    }
+    return table;
   }
 
   /** A query's answer for the page: columns, types, rows (at most {@link #MAX_ROWS}), the plan. */
@@ -502,6 +661,14 @@ final class Console implements AutoCloseable {
   private static String text(JsonNode body, String field) {
     JsonNode value = body.get(field);
     return value == null || !value.isTextual() ? "" : value.asText();
+  }
+
+  /**
+   * A message as a client may read it: where the lake lives on the server's disk is the operator's
+   * business (as over PostgreSQL, a table that does not exist is reported "in the lake").
+   */
+  private String forClient(String message) {
+    return message == null ? "" : message.replace(lake.description(), "the lake");
   }
 
   private static void error(HttpExchange exchange, int status, String message) throws IOException {

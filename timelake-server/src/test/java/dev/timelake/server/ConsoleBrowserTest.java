@@ -53,12 +53,14 @@ class ConsoleBrowserTest {
       sql(
           session,
           "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH"
-              + " (time_column = 'time', series_key = 'device')");
+              + " (time_column = 'time', series_key = 'device', auto_maintain = false)");
       sql(
           session,
           "INSERT INTO iot.r SELECT d, TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (m)"
               + " MINUTE, CASE d WHEN 'a' THEN sin(m / 60.0) ELSE m / 720.0 END FROM"
               + " (VALUES ('a'), ('b')) t(d), range(0, 1440, 5) r(m)");
+      // A second file in the same partition: work for maintenance.
+      sql(session, "INSERT INTO iot.r VALUES ('a', TIMESTAMPTZ '2026-01-01 12:02:00+00', 0.5)");
       sql(
           session,
           "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
@@ -161,6 +163,22 @@ class ConsoleBrowserTest {
     browser.findElement(By.id("run")).click();
     wait.until(d -> !text("error").isEmpty());
     assertThat(text("error")).contains("iot.nope");
+
+    // The lake: the table's rollups, partitions and history, and maintenance with its plan first.
+    browser.findElement(By.xpath("//ul[@id='tables']/li[text()='iot.r']")).click();
+    wait.until(d -> text("lake-name").equals("iot.r"));
+    assertThat(text("lake-rollups")).contains("iot.r_1h").contains("1h");
+    assertThat(text("lake-columns")).contains("series key").contains("time");
+    assertThat(text("lake-partitions")).contains("2026-01-01");
+    assertThat(browser.findElements(By.cssSelector("#lake-snapshots tbody tr"))).hasSize(2);
+    browser.findElement(By.id("maintain")).click();
+    wait.until(d -> d.findElement(By.id("maintain-run")).isDisplayed());
+    assertThat(text("maintain-plan")).isNotEmpty();
+    browser.findElement(By.id("maintain-run")).click();
+    wait.until(d -> text("maintain-plan").startsWith("Maintained: files 2 → 1"));
+    Files.write(
+        Path.of("target", "console-table.png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
     browser.findElement(By.id("logout")).click();
     wait.until(d -> d.findElement(By.id("login-form")).isDisplayed());

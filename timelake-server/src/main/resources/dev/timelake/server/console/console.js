@@ -73,10 +73,7 @@ async function loadTables() {
   for (const table of (answer.json.tables || [])) {
     const item = document.createElement("li");
     item.textContent = table.name;
-    item.addEventListener("click", () => {
-      $("sql").value = "SELECT * FROM " + table.name + " LIMIT 100";
-      run();
-    });
+    item.addEventListener("click", () => showTable(table.name));
     list.appendChild(item);
   }
 }
@@ -309,6 +306,105 @@ function renderPlan(result) {
   $("plan").textContent = (result.explanation || []).join("\n");
 }
 
+/** A table's details in the Table tab: columns, rollups and their freshness, partitions, history. */
+async function showTable(name) {
+  const answer = await api("table?name=" + encodeURIComponent(name));
+  if (answer.status !== 200) {
+    $("error").textContent = answer.json.error || ("HTTP " + answer.status);
+    return;
+  }
+  const table = answer.json;
+  state.table = table.name;
+  $("lake-empty").classList.add("hidden");
+  $("lake-table").classList.remove("hidden");
+  $("lake-name").textContent = table.name + (table.rollupOf ? " — rollup of " + table.rollupOf : "");
+  $("maintain-plan").textContent = "";
+  $("maintain-run").classList.add("hidden");
+  grid("lake-columns", ["column", "type", "nullable", "role"], table.columns.map((c) => [c.name,
+    c.type, c.nullable ? "yes" : "no",
+    c.name === table.timeColumn ? "time" : table.seriesKey.includes(c.name) ? "series key" : ""]));
+  grid("lake-rollups", ["rollup", "bucket", "by", "aggregates", "where", "fresh", "rows", "files", ""],
+    table.rollups.map((r) => [r.name, r.bucket, r.keys.join(", "),
+      Object.entries(r.aggregates).map(([k, v]) => k + " = " + v).join(", "), r.filter,
+      r.fresh ? "up to date" : "behind the table", r.rows, r.files, refreshButton(r.name)]));
+  grid("lake-partitions", ["partition", "files", "rows", "bytes"],
+    table.partitions.map((p) => [p.label, p.files, p.rows, p.bytes]));
+  grid("lake-snapshots", ["snapshot", "committed", "operation", "rows added", "rows deleted"],
+    table.snapshots.map((s) => [s.id, s.committedAt, s.operation, s.addedRows, s.deletedRows]));
+  grid("lake-settings", ["setting", "value"], Object.entries(table.settings));
+  selectTab("lake-tab");
+}
+
+function refreshButton(rollup) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "Refresh…";
+  button.addEventListener("click", async () => {
+    const quoted = rollup.split(".").map((part) => '"' + part.replaceAll('"', '""') + '"').join(".");
+    const plan = await api("query", { sql: "EXPLAIN REFRESH MATERIALIZED ROLLUP " + quoted });
+    const lines = plan.status === 200 ? plan.json.rows.map((row) => row.join(" ")) : [plan.json.error];
+    $("maintain-plan").textContent = lines.join("\n");
+    if (plan.status === 200 && confirm("Refresh " + rollup + "?\n\n" + lines.join("\n"))) {
+      const done = await api("query", { sql: "REFRESH MATERIALIZED ROLLUP " + quoted });
+      $("maintain-plan").textContent = done.status === 200 ? done.json.message : done.json.error;
+      showTable(state.table).then(() => { $("maintain-plan").textContent = done.json.message || done.json.error; });
+    }
+  });
+  return button;
+}
+
+/** Fills the table {@code id} with a header and rows; a cell may be a text or an element. */
+function grid(id, header, rows) {
+  const table = $(id);
+  table.replaceChildren();
+  const head = table.createTHead().insertRow();
+  for (const name of header) {
+    const cell = document.createElement("th");
+    cell.textContent = name;
+    head.appendChild(cell);
+  }
+  const body = table.createTBody();
+  for (const row of rows) {
+    const line = body.insertRow();
+    for (const value of row) {
+      const cell = line.insertCell();
+      if (value instanceof Node) cell.appendChild(value);
+      else cell.textContent = value === null || value === undefined ? "" : String(value);
+    }
+  }
+}
+
+async function maintainPlan() {
+  const answer = await api("maintain", { table: state.table, dryRun: true });
+  if (answer.status !== 200) {
+    $("maintain-plan").textContent = answer.json.error;
+    return;
+  }
+  $("maintain-plan").textContent = answer.json.plan.length
+    ? answer.json.plan.join("\n") : "Nothing to do.";
+  $("maintain-run").classList.toggle("hidden", answer.json.plan.length === 0);
+}
+
+async function maintainRun() {
+  $("maintain-run").classList.add("hidden");
+  $("maintain-plan").textContent = "maintaining…";
+  const answer = await api("maintain", { table: state.table });
+  const report = answer.status === 200
+    ? "Maintained: files " + answer.json.filesBefore + " → " + answer.json.filesAfter + ", "
+      + answer.json.partitionsRewritten + " partitions rewritten, " + answer.json.snapshotsExpired
+      + " snapshots expired, " + answer.json.tookMs + " ms"
+    : answer.json.error;
+  await showTable(state.table);
+  $("maintain-plan").textContent = report;
+}
+
+function selectTab(id) {
+  for (const other of document.querySelectorAll(".tab")) {
+    other.classList.toggle("active", other.dataset.tab === id);
+    $(other.dataset.tab).classList.toggle("hidden", other.dataset.tab !== id);
+  }
+}
+
 function toCsv(result) {
   const quote = (value) => {
     const text = value === null ? "" : String(value);
@@ -351,12 +447,14 @@ document.addEventListener("DOMContentLoaded", () => {
     if (state.result && state.result.columns) navigator.clipboard.writeText(toCsv(state.result));
   });
   for (const tab of document.querySelectorAll(".tab")) {
-    tab.addEventListener("click", () => {
-      for (const other of document.querySelectorAll(".tab")) {
-        other.classList.toggle("active", other === tab);
-        $(other.dataset.tab).classList.toggle("hidden", other !== tab);
-      }
-    });
+    tab.addEventListener("click", () => selectTab(tab.dataset.tab));
   }
+  $("maintain").addEventListener("click", maintainPlan);
+  $("maintain-run").addEventListener("click", maintainRun);
+  $("query-table").addEventListener("click", () => {
+    $("sql").value = "SELECT * FROM " + state.table + " LIMIT 100";
+    run();
+    selectTab("table-tab");
+  });
   start();
 });
