@@ -2,10 +2,14 @@ package dev.timelake.route;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.timelake.RollupRoute;
 import dev.timelake.TableName;
 import dev.timelake.time.IntervalSet;
+import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where each part of a query's answer comes from: the rollup parts (widest first), the instants
@@ -31,6 +35,26 @@ public record RoutePlan(
   /** The rollups the plan reads, in order. */
   public List<TableName> rollups() {
     return parts.stream().map(p -> p.rollup().name()).toList();
+  }
+
+  /**
+   * The stretches of time each rollup answers and those raw data answers, in time order, for a user
+   * to see where an answer came from.
+   */
+  public List<RollupRoute.Span> spans() {
+    List<RollupRoute.Span> spans = new ArrayList<>();
+    for (RoutePart part : parts) {
+      for (TimeInterval interval : part.intervals().intervals()) {
+        spans.add(
+            new RollupRoute.Span(
+                Optional.of(part.rollup().name()), interval.start(), interval.end()));
+      }
+    }
+    for (TimeInterval interval : rawIntervals.intervals()) {
+      spans.add(new RollupRoute.Span(Optional.empty(), interval.start(), interval.end()));
+    }
+    spans.sort(Comparator.comparingLong(RollupRoute.Span::startMicros));
+    return spans;
   }
 
   /** One line per decision, for EXPLAIN and tests. */

@@ -734,7 +734,8 @@ public final class SqlSession implements AutoCloseable {
           new RollupRoute(
               route.table(),
               route.decision().plan().map(RoutePlan::rollups).orElse(List.of()),
-              route.decision().reason()));
+              route.decision().reason(),
+              route.decision().plan().map(RoutePlan::spans).orElse(List.of())));
     }
     QueryRewriter rewriter =
         new QueryRewriter(catalog, tables, client, settings, constants)

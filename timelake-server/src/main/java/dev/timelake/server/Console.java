@@ -518,6 +518,15 @@ final class Console implements AutoCloseable {
       entry.put("table", route.table().toString());
       entry.put("rollups", route.rollups().stream().map(Object::toString).toList());
       entry.put("reason", route.reason().orElse(null));
+      List<Map<String, Object>> spans = new ArrayList<>();
+      for (RollupRoute.Span span : route.spans()) {
+        Map<String, Object> part = new LinkedHashMap<>();
+        part.put("rollup", span.rollup().map(Object::toString).orElse(null));
+        part.put("start", instant(span.startMicros()));
+        part.put("end", instant(span.endMicros()));
+        spans.add(part);
+      }
+      entry.put("spans", spans);
       routes.add(entry);
     }
     Map<String, Object> json = new LinkedHashMap<>();
@@ -525,6 +534,14 @@ final class Console implements AutoCloseable {
     json.put("routes", routes);
     json.put("routing", plan.routing());
     return json;
+  }
+
+  /** µs since 1970 in ISO-8601; null for no bound. */
+  private static String instant(long micros) {
+    if (micros == Long.MIN_VALUE || micros == Long.MAX_VALUE) {
+      return null;
+    }
+    return java.time.Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS).toString();
   }
 
   /** A value as JSON: finite numbers and booleans as they are, instants in ISO-8601, else text. */

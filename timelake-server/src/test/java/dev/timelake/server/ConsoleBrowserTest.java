@@ -59,12 +59,14 @@ class ConsoleBrowserTest {
           "INSERT INTO iot.r SELECT d, TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (m)"
               + " MINUTE, CASE d WHEN 'a' THEN sin(m / 60.0) ELSE m / 720.0 END FROM"
               + " (VALUES ('a'), ('b')) t(d), range(0, 1440, 5) r(m)");
-      // A second file in the same partition: work for maintenance.
-      sql(session, "INSERT INTO iot.r VALUES ('a', TIMESTAMPTZ '2026-01-01 12:02:00+00', 0.5)");
       sql(
           session,
           "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
-              + " time) AS hour, avg(value), count(*) FROM iot.r GROUP BY device, hour");
+              + " time) AS hour, avg(value), count(*) FROM iot.r GROUP BY device, hour WITH"
+              + " (refresh_interval = 'off')");
+      // A late reading after the refresh: its hour is read from raw data, the rest from the
+      // rollup. And a second file in the same partition: work for maintenance.
+      sql(session, "INSERT INTO iot.r VALUES ('a', TIMESTAMPTZ '2026-01-01 12:02:00+00', 0.5)");
     }
     Path users = folder.resolve("users.txt");
     Files.write(users, List.of("ada:" + ScramSecret.of("ada pw").text() + " role=admin"));
@@ -128,6 +130,9 @@ class ConsoleBrowserTest {
     WebElement chart = browser.findElement(By.id("chart"));
     assertThat(chart.getDomAttribute("data-series")).isEqualTo("2");
     assertThat(text("legend")).contains("a v").contains("b v");
+    assertThat(chart.getDomAttribute("data-sources")).isEqualTo("rollup:2,raw:1");
+    assertThat(text("sources-note"))
+        .isEqualTo("Shaded: green from rollup iot.r_1h; orange from raw data");
     Files.write(
         Path.of("target", "console-chart.png"),
         ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
@@ -156,7 +161,10 @@ class ConsoleBrowserTest {
     assertThat(text("results")).contains("TIMESTAMP WITH TIME ZONE");
 
     click("[data-tab=plan-tab]");
-    assertThat(text("sources")).contains("iot.r: answered from rollup iot.r_1h");
+    assertThat(text("sources"))
+        .contains(
+            "iot.r: answered from rollup iot.r_1h; raw data for 2026-01-01T12:00:00Z to"
+                + " 2026-01-01T13:00:00Z");
 
     editor.clear();
     editor.sendKeys("SELECT * FROM iot.nope");
@@ -167,7 +175,7 @@ class ConsoleBrowserTest {
     // The lake: the table's rollups, partitions and history, and maintenance with its plan first.
     browser.findElement(By.xpath("//ul[@id='tables']/li[text()='iot.r']")).click();
     wait.until(d -> text("lake-name").equals("iot.r"));
-    assertThat(text("lake-rollups")).contains("iot.r_1h").contains("1h");
+    assertThat(text("lake-rollups")).contains("iot.r_1h").contains("1h").contains("behind");
     assertThat(text("lake-columns")).contains("series key").contains("time");
     assertThat(text("lake-partitions")).contains("2026-01-01");
     assertThat(browser.findElements(By.cssSelector("#lake-snapshots tbody tr"))).hasSize(2);

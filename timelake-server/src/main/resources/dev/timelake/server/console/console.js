@@ -229,6 +229,7 @@ function renderChart(result) {
     context.fillText(new Date(x).toISOString().replace("T", " ").slice(0, 16),
       Math.min(px(x) - 40, canvas.width - 110), canvas.height - 8);
   }
+  drawSources(context, result, x0, x1, px, pad, height);
   let color = 0;
   for (const [name, points] of series) {
     const stroke = COLORS[color++ % COLORS.length];
@@ -280,6 +281,29 @@ function renderChart(result) {
   };
 }
 
+/**
+ * Shades the chart where rollups answered (green) and where raw data did (orange), from the plan's
+ * spans, and says so under the chart; the canvas's data-sources attribute counts both.
+ */
+function drawSources(context, result, x0, x1, px, pad, height) {
+  const spans = ((result.plan || {}).routes || []).flatMap((route) => route.spans || []);
+  const seen = { rollup: 0, raw: 0 };
+  for (const span of spans) {
+    const start = Math.max(x0, span.start === null ? -Infinity : Date.parse(span.start));
+    const end = Math.min(x1, span.end === null ? Infinity : Date.parse(span.end));
+    if (!(end > start)) continue;
+    seen[span.rollup ? "rollup" : "raw"]++;
+    context.fillStyle = span.rollup ? "rgba(10, 140, 60, 0.10)" : "rgba(230, 120, 0, 0.16)";
+    context.fillRect(px(start), pad.top, Math.max(1, px(end) - px(start)), height);
+  }
+  context.fillStyle = "#333";
+  $("chart").dataset.sources = "rollup:" + seen.rollup + ",raw:" + seen.raw;
+  const names = [...new Set(spans.filter((s) => s.rollup).map((s) => s.rollup))];
+  $("sources-note").textContent = spans.length
+    ? "Shaded: green from rollup " + names.join(", ") + (seen.raw ? "; orange from raw data" : "")
+    : "";
+}
+
 function renderPlan(result) {
   const sources = $("sources");
   sources.replaceChildren();
@@ -288,7 +312,10 @@ function renderPlan(result) {
     const item = document.createElement("li");
     if (route.rollups.length) {
       item.className = "rollup";
+      const raw = (route.spans || []).filter((span) => !span.rollup)
+        .map((span) => (span.start || "−∞") + " to " + (span.end || "+∞"));
       item.textContent = route.table + ": answered from rollup " + route.rollups.join(", ")
+        + (raw.length ? "; raw data for " + raw.join(", ") : "")
         + (route.reason ? " — " + route.reason : "");
     } else {
       item.className = "raw";
