@@ -117,6 +117,7 @@ final class Console implements AutoCloseable {
       case "/console/api/login" -> login(exchange, work);
       case "/console/api/session" -> session(exchange);
       case "/console/api/logout" -> logout(exchange);
+      case "/console/api/cancel" -> cancel(exchange);
       case "/console/api/query" -> query(exchange, work);
       case "/console/api/tables" -> tables(exchange);
       case "/console/api/table" -> table(exchange);
@@ -211,6 +212,15 @@ final class Console implements AutoCloseable {
                 + "=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0"
                 + (tls ? "; Secure" : ""));
     send(exchange, 200, Map.of("loggedOut", true));
+  }
+
+  /** Cancels the statement the login runs, if any. */
+  private void cancel(HttpExchange exchange) throws IOException {
+    Optional<ConsoleSessions.Login> login = changing(exchange);
+    if (login.isPresent()) {
+      login.get().cancel();
+      send(exchange, 200, Map.of("cancelled", true));
+    }
   }
 
   /** {@code {"sql": …}}: runs one statement in the login's session. */

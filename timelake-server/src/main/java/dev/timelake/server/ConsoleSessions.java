@@ -66,6 +66,11 @@ final class ConsoleSessions implements AutoCloseable {
       return work.apply(session);
     }
 
+    /** Cancels the statement the login runs, if any; the page's Cancel button. */
+    void cancel() {
+      session.cancel();
+    }
+
     private synchronized void close() {
       session.close();
     }

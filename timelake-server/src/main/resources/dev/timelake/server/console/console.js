@@ -101,10 +101,12 @@ async function execute(request) {
     $("status").textContent = "running… " + ((performance.now() - started) / 1000).toFixed(1) + " s";
   }, 100);
   let answer;
+  $("cancel").classList.remove("hidden");
   try {
     answer = await api("query", request);
   } finally {
     clearInterval(timer);
+    $("cancel").classList.add("hidden");
   }
   if (answer.status === 401) {
     show("login");
@@ -477,6 +479,7 @@ document.addEventListener("DOMContentLoaded", () => {
     tab.addEventListener("click", () => selectTab(tab.dataset.tab));
   }
   $("maintain").addEventListener("click", maintainPlan);
+  $("cancel").addEventListener("click", () => api("cancel", {}));
   $("maintain-run").addEventListener("click", maintainRun);
   $("query-table").addEventListener("click", () => {
     $("sql").value = "SELECT * FROM " + state.table + " LIMIT 100";

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * foreign Origin; a logged-out cookie is dead; SQL runs under the user's role with the same file
  * rules as the PostgreSQL server.
  */
-class ConsoleSecurityTest {
+class ConsoleApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path folder;
@@ -205,6 +205,76 @@ class ConsoleSecurityTest {
       assertThat(refused.statusCode()).as(sql).isIn(400, 403);
     }
     assertThat(outside.getParent().resolve("written.csv")).doesNotExist();
+  }
+
+  @Test
+  void aRunningQueryIsCancelledByItsLogin() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return post(
+                    "/console/api/query",
+                    ada.cookie(),
+                    ada.csrf(),
+                    "{\"sql\":\"SELECT count(*) FROM range(100000000000) a WHERE a % 7 = 3\"}");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    HttpResponse<String> cancelled = null;
+    for (int i = 0; i < 100 && !slow.isDone(); i++) {
+      Thread.sleep(100);
+      cancelled = post("/console/api/cancel", ada.cookie(), ada.csrf(), "{}");
+    }
+    assertThat(cancelled).isNotNull();
+    assertThat(cancelled.statusCode()).isEqualTo(200);
+    HttpResponse<String> answer = slow.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+    assertThat(answer.body()).containsIgnoringCase("interrupt");
+  }
+
+  @Test
+  void aZoomRunsTheQueryAgainWithBucketsThatFitTheChart() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    String query =
+        "SELECT time_bucket(INTERVAL '1 day', time) AS d, avg(value) AS v FROM iot.r GROUP BY d";
+    HttpResponse<String> whole =
+        post(
+            "/console/api/query",
+            ada.cookie(),
+            ada.csrf(),
+            JSON.writeValueAsString(java.util.Map.of("sql", query)));
+    assertThat(JSON.readTree(whole.body()).get("zoomable").asBoolean()).isTrue();
+    HttpResponse<String> zoomed =
+        post(
+            "/console/api/query",
+            ada.cookie(),
+            ada.csrf(),
+            JSON.writeValueAsString(
+                java.util.Map.of(
+                    "sql",
+                    query,
+                    "zoom",
+                    java.util.Map.of(
+                        "from",
+                        "2026-01-01T00:00:00Z",
+                        "to",
+                        "2026-01-01T01:00:00Z",
+                        "points",
+                        60))));
+    JsonNode json = JSON.readTree(zoomed.body());
+    assertThat(json.get("zoom").get("width").asText()).isEqualTo("60 s");
+    assertThat(json.get("rows").toString()).isEqualTo("[[\"2026-01-01T00:00:00Z\",1.5]]");
+    HttpResponse<String> notZoomable =
+        post(
+            "/console/api/query",
+            ada.cookie(),
+            ada.csrf(),
+            "{\"sql\":\"SELECT 1\",\"zoom\":{\"from\":\"2026-01-01T00:00:00Z\",\"to\":\"2026-01-02T00:00:00Z\"}}");
+    assertThat(notZoomable.statusCode()).isEqualTo(400);
+    assertThat(notZoomable.body()).contains("cannot be zoomed");
   }
 
   @Test
