@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The web console without a browser: nothing but the static page answers without a login; a login
  * sets a strict, HttpOnly cookie; a state-changing request needs the login's CSRF token and no
  * foreign Origin; a logged-out cookie is dead; SQL runs under the user's role with the same file
- * rules as the PostgreSQL server.
+ * rules as the PostgreSQL server; a running query is cancelled by its login; a zoom runs a query
+ * again with buckets that fit.
  */
 class ConsoleApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
