@@ -225,15 +225,13 @@ final class Console implements AutoCloseable {
 
   /** {@code {"sql": …}}: runs one statement in the login's session. */
   private void query(HttpExchange exchange, BodyRead work) throws IOException {
-    Optional<ConsoleSessions.Login> login = changing(exchange);
-    if (login.isEmpty()) {
+    Optional<Posted> posted = posted(exchange);
+    if (posted.isEmpty()) {
       return;
     }
-    Optional<JsonNode> body = body(exchange);
-    if (body.isEmpty()) {
-      return;
-    }
-    String sql = text(body.get(), "sql");
+    ConsoleSessions.Login login = posted.get().login();
+    JsonNode body = posted.get().body();
+    String sql = text(body, "sql");
     if (!runsSql) {
       error(
           exchange,
@@ -247,7 +245,7 @@ final class Console implements AutoCloseable {
       return;
     }
     Optional<ConsoleZoom.Zoomed> zoomed = Optional.empty();
-    JsonNode zoom = body.get().get("zoom");
+    JsonNode zoom = body.get("zoom");
     if (zoom != null) {
       try {
         zoomed =
@@ -275,14 +273,12 @@ final class Console implements AutoCloseable {
     Map<String, Object> answer;
     try {
       answer =
-          login
-              .get()
-              .withSession(
-                  session -> {
-                    try (QueryResult result = session.sql(statement)) {
-                      return answer(result, started);
-                    }
-                  });
+          login.withSession(
+              session -> {
+                try (QueryResult result = session.sql(statement)) {
+                  return answer(result, started);
+                }
+              });
     } catch (AccessDeniedException e) {
       error(exchange, 403, forClient(e.getMessage()));
       return;
@@ -402,19 +398,17 @@ final class Console implements AutoCloseable {
    * and any transaction of it.
    */
   private void maintain(HttpExchange exchange, BodyRead work) throws IOException {
-    Optional<ConsoleSessions.Login> login = changing(exchange);
-    if (login.isEmpty()) {
+    Optional<Posted> posted = posted(exchange);
+    if (posted.isEmpty()) {
       return;
     }
-    Optional<JsonNode> body = body(exchange);
-    if (body.isEmpty()) {
-      return;
-    }
-    String name = text(body.get(), "table");
+    ConsoleSessions.Login login = posted.get().login();
+    JsonNode body = posted.get().body();
+    String name = text(body, "table");
     TableName table;
     try {
       table = TableName.parse(name);
-      login.get().access.require(dev.timelake.Role.ADMIN, table.namespace(), "maintain " + table);
+      login.access.require(dev.timelake.Role.ADMIN, table.namespace(), "maintain " + table);
     } catch (AccessDeniedException e) {
       error(exchange, 403, forClient(e.getMessage()));
       return;
@@ -425,7 +419,7 @@ final class Console implements AutoCloseable {
     work.run();
     try {
       dev.timelake.Maintenance maintenance = lake.table(table).newMaintenance();
-      if (body.get().path("dryRun").asBoolean(false)) {
+      if (body.path("dryRun").asBoolean(false)) {
         send(exchange, 200, Map.of("plan", maintenance.dryRun()));
         return;
       }
@@ -612,6 +606,18 @@ final class Console implements AutoCloseable {
       return Optional.empty();
     }
     return login;
+  }
+
+  /** A state-changing request's login and JSON body. */
+  private record Posted(ConsoleSessions.Login login, JsonNode body) {}
+
+  /** The login and body of a state-changing request; when refused, the refusal has been sent. */
+  private Optional<Posted> posted(HttpExchange exchange) throws IOException {
+    Optional<ConsoleSessions.Login> login = changing(exchange);
+    if (login.isEmpty()) {
+      return Optional.empty();
+    }
+    return body(exchange).map(body -> new Posted(login.get(), body));
   }
 
   private static boolean post(HttpExchange exchange) throws IOException {

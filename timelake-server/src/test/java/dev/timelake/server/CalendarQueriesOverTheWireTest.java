@@ -106,18 +106,10 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
 
   @Test
   void psqlAsksForLocalMonths() throws Exception {
-    assumeTrue(
-        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
-        "psql is not installed (.ci/run installs it)");
     List<String> lines =
-        outputOf(
-            psqlCommand(
-                server.port(),
-                "-c",
-                "SET TimeZone = 'America/New_York'; SELECT device, date_trunc('month', time) AS"
-                    + " m, count(*) FROM iot.readings GROUP BY ALL ORDER BY ALL"),
-            PASSWORD,
-            Duration.ofSeconds(30));
+        psql(
+            "SET TimeZone = 'America/New_York'; SELECT device, date_trunc('month', time) AS"
+                + " m, count(*) FROM iot.readings GROUP BY ALL ORDER BY ALL");
     assertThat(lines)
         .containsExactly(
             // March in New York ends at 04:00 UTC on April 1: 172 hours of half-hourly readings.
@@ -130,19 +122,11 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
 
   @Test
   void copyToStdoutShowsInstantsInTheSessionsTimeZone() throws Exception {
-    assumeTrue(
-        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
-        "psql is not installed (.ci/run installs it)");
     List<String> lines =
-        outputOf(
-            psqlCommand(
-                server.port(),
-                "-c",
-                "SET TimeZone = 'America/New_York'; COPY (SELECT device, date_trunc('month', time)"
-                    + " AS m, count(*) AS n FROM iot.readings GROUP BY ALL ORDER BY ALL) TO STDOUT"
-                    + " WITH (FORMAT csv)"),
-            PASSWORD,
-            Duration.ofSeconds(30));
+        psql(
+            "SET TimeZone = 'America/New_York'; COPY (SELECT device, date_trunc('month', time)"
+                + " AS m, count(*) AS n FROM iot.readings GROUP BY ALL ORDER BY ALL) TO STDOUT"
+                + " WITH (FORMAT csv)");
     assertThat(lines)
         .containsExactly(
             "SET",
@@ -150,6 +134,14 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
             "a,2026-04-01 00:00:00-04,136",
             "b,2026-03-01 00:00:00-05,344",
             "b,2026-04-01 00:00:00-04,136");
+  }
+
+  /** The lines psql prints for {@code commands}; the test is skipped without psql. */
+  private List<String> psql(String commands) throws Exception {
+    assumeTrue(
+        new ProcessBuilder("psql", "--version").start().waitFor() == 0,
+        "psql is not installed (.ci/run installs it)");
+    return outputOf(psqlCommand(server.port(), "-c", commands), PASSWORD, Duration.ofSeconds(30));
   }
 
   private static String explain(Statement statement, String query) throws SQLException {
