@@ -265,7 +265,6 @@ public final class GapFill {
     }
     joined.add("__tl_grid.__tl_bucket");
     joined.add("__tl_agg.__tl_bucket IS NOT NULL AS __tl_present");
-    joined.add("count(__tl_agg.__tl_bucket) " + before + " AS __tl_run");
     List<String> filledColumns = new ArrayList<>(keys);
     filledColumns.add("__tl_bucket");
     for (int i = 0; i < query.values().size(); i++) {
@@ -282,15 +281,18 @@ public final class GapFill {
                     + constant(i)
                     + " FROM __tl_gapfill_args) END AS "
                     + filled);
-        case LOCF ->
-            // Each bucket with a row starts a run; the empty buckets after it take its value.
-            filledColumns.add(
-                "first_value("
-                    + value(i)
-                    + ") OVER (PARTITION BY "
-                    + (keys.isEmpty() ? "" : String.join(", ", keys) + ", ")
-                    + "__tl_run ORDER BY __tl_bucket) AS "
-                    + filled);
+        case LOCF -> {
+          // The value of the newest bucket with rows so far, NULL included: wrapped in a struct
+          // that is itself NULL only where the bucket is empty, so one window pass finds it.
+          joined.add(
+              "last_value(CASE WHEN __tl_agg.__tl_bucket IS NOT NULL THEN struct_pack(v := "
+                  + value
+                  + ") END IGNORE NULLS) "
+                  + before
+                  + " AS __tl_carried"
+                  + i);
+          filledColumns.add("struct_extract(__tl_carried" + i + ", 'v') AS " + filled);
+        }
         case INTERPOLATE -> {
           String known = "CASE WHEN " + value + " IS NOT NULL THEN __tl_grid.__tl_bucket END";
           joined.add("arg_max(" + value + ", " + known + ") " + before + " AS __tl_pv" + i);
