@@ -366,7 +366,40 @@ public final class SampleBy {
       };
     }
     Function constant = (Function) fill;
-    return SyntaxTrees.call(CONSTANT_FILL, aggregate, constant.getParameters().get(0));
+    Expression value = constant.getParameters().get(0);
+    if (value instanceof StringValue text && !keepsTheColumnsType(aggregate)) {
+      throw new ValidationException(
+          "SAMPLE BY … FILL("
+              + text
+              + "): "
+              + aggregate
+              + " is a number, and "
+              + text
+              + " is text; fill it with a number, NULL, PREV or LINEAR");
+    }
+    return SyntaxTrees.call(CONSTANT_FILL, aggregate, value);
+  }
+
+  /** Aggregates whose value has the type of the column they read: any constant may fill them. */
+  private static final java.util.Set<String> TYPE_KEEPING =
+      java.util.Set.of(
+          "min",
+          "max",
+          "first",
+          "last",
+          "first_value",
+          "last_value",
+          "any_value",
+          "arg_min",
+          "arg_max",
+          "mode",
+          "string_agg",
+          "listagg",
+          "group_concat");
+
+  private static boolean keepsTheColumnsType(Expression aggregate) {
+    return aggregate instanceof Function call
+        && TYPE_KEEPING.contains(GapFill.name(call).toLowerCase(java.util.Locale.ROOT));
   }
 
   private static boolean hasAggregate(Expression expression, GapFill.Context context) {

@@ -261,6 +261,11 @@ class GapFillTest {
           {
             "SELECT time, avg(value) FROM g.r SAMPLE BY 1h FILL(value)",
             "SAMPLE BY's FILL values must be constants"
+          },
+          {
+            "SELECT time, avg(value) FROM g.r WHERE tag = 'a' SAMPLE BY 1m FILL('none')",
+            "SAMPLE BY … FILL('none'): avg(value) is a number, and 'none' is text; fill it with a"
+                + " number, NULL, PREV or LINEAR"
           }
         }) {
       assertThatThrownBy(() -> rows(refused[0]))
