@@ -83,6 +83,48 @@ class CalendarQueriesOverTheWireTest extends WithPgServer {
   }
 
   @Test
+  void grafanasTimeGroupSpellingsAreRoutedOverTheExtendedProtocol() throws SQLException {
+    String filter =
+        " FROM iot.readings WHERE \"time\" BETWEEN '2026-03-28T00:00:00Z' AND"
+            + " '2026-03-30T23:59:59.999Z' GROUP BY 1, 2 ORDER BY 1, 2";
+    List<String> spellings =
+        List.of(
+            // $__timeGroupAlias(time, 1h) without and with Grafana's TimescaleDB option.
+            "SELECT floor(extract(epoch from \"time\")/3600)*3600 AS \"time\", device AS metric,"
+                + " avg(value)"
+                + filter,
+            "SELECT time_bucket('3600.000s',\"time\") AS \"time\", device AS metric, avg(value)"
+                + filter);
+    try (Connection connection = connect()) {
+      for (String grafana : spellings) {
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("SET timelake.rollup_routing = true");
+          assertThat(explain(statement, grafana))
+              .as(grafana)
+              .contains("routed to rollup iot.readings_1h");
+        }
+        List<String> routed = prepared(connection, grafana);
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("SET timelake.rollup_routing = false");
+        }
+        assertThat(routed).as(grafana).isEqualTo(prepared(connection, grafana)).hasSize(2 * 72);
+      }
+    }
+  }
+
+  /** The rows of {@code query} run as a prepared statement (the extended protocol). */
+  private static List<String> prepared(Connection connection, String query) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (java.sql.PreparedStatement statement = connection.prepareStatement(query);
+        ResultSet result = statement.executeQuery()) {
+      while (result.next()) {
+        rows.add(result.getString(1) + "|" + result.getString(2) + "|" + result.getString(3));
+      }
+    }
+    return rows;
+  }
+
+  @Test
   void filteredAndGapFilledQueriesAreRoutedOverTheWire() throws SQLException {
     String filtered =
         "SELECT device, time_bucket(INTERVAL '1 month', time, 'Europe/Berlin') AS month,"
