@@ -141,7 +141,8 @@ final class ServeCommand extends LakeCommand {
         try {
           http =
               LineProtocolServer.start(
-                  lake, new InetSocketAddress(listen, httpPort), credentials, tls);
+                      lake, new InetSocketAddress(listen, httpPort), credentials, tls)
+                  .consoleStatementTimeout(limits.statementTimeout());
         } catch (IOException | IllegalArgumentException e) {
           server.close();
           throw e;

@@ -57,6 +57,12 @@ final class Console implements AutoCloseable {
   private final boolean tls;
 
   private final boolean runsSql;
+  private volatile StatementTimeout timeout = StatementTimeout.none(null);
+
+  /** Cancels statements that outlast {@code timeout}. */
+  void statementTimeout(StatementTimeout timeout) {
+    this.timeout = timeout;
+  }
 
   Console(Lake lake, Credentials credentials, boolean tls, boolean runsSql, Clock clock) {
     this.lake = lake;
@@ -275,7 +281,7 @@ final class Console implements AutoCloseable {
       answer =
           login.withSession(
               session -> {
-                try (QueryResult result = session.sql(statement)) {
+                try (QueryResult result = timeout.run(session, statement)) {
                   return answer(result, started);
                 }
               });

@@ -239,6 +239,15 @@ public final class LineProtocolServer implements AutoCloseable {
     return server;
   }
 
+  /**
+   * Cancels a web-console statement that runs longer than {@code timeout} (zero: no limit), as the
+   * PostgreSQL server's {@code --statement-timeout} does; returns this server.
+   */
+  public LineProtocolServer consoleStatementTimeout(Duration timeout) {
+    console.statementTimeout(new StatementTimeout(timeout, timers));
+    return this;
+  }
+
   /** The port the server listens on. */
   public int port() {
     return http.getAddress().getPort();

@@ -71,33 +71,7 @@ final class PgConnection implements Runnable {
 
   /** Runs {@code sql} in the session, cancelled when it outlasts the statement timeout. */
   private QueryResult timed(String sql) {
-    if (limits.statementTimeout().isZero()) {
-      return session.sql(sql);
-    }
-    java.util.concurrent.atomic.AtomicBoolean expired =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    java.util.concurrent.ScheduledFuture<?> alarm =
-        timer.schedule(
-            () -> {
-              expired.set(true);
-              session.cancel();
-            },
-            limits.statementTimeout().toMillis(),
-            java.util.concurrent.TimeUnit.MILLISECONDS);
-    try {
-      return session.sql(sql);
-    } catch (TimelakeException e) {
-      if (expired.get()) {
-        throw new dev.timelake.QueryFailedException(
-            "INTERRUPT Error: the statement ran longer than this server's statement timeout of "
-                + limits.statementTimeout().toMillis()
-                + " ms and was cancelled",
-            e);
-      }
-      throw e;
-    } finally {
-      alarm.cancel(false);
-    }
+    return new StatementTimeout(limits.statementTimeout(), timer).run(session, sql);
   }
 
   @Override

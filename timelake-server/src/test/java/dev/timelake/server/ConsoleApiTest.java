@@ -237,6 +237,20 @@ class ConsoleApiTest {
   }
 
   @Test
+  void aQueryLongerThanTheStatementTimeoutIsCancelled() throws Exception {
+    server.consoleStatementTimeout(java.time.Duration.ofMillis(300));
+    Login ada = loggedIn("ada", "ada pw");
+    HttpResponse<String> answer =
+        post(
+            "/console/api/query",
+            ada.cookie(),
+            ada.csrf(),
+            "{\"sql\":\"SELECT count(*) FROM range(100000000000) a WHERE a % 7 = 3\"}");
+    assertThat(answer.statusCode()).isEqualTo(400);
+    assertThat(answer.body()).contains("statement timeout of 300 ms");
+  }
+
+  @Test
   void aZoomRunsTheQueryAgainWithBucketsThatFitTheChart() throws Exception {
     Login ada = loggedIn("ada", "ada pw");
     String query =
