@@ -395,7 +395,108 @@ final class Console implements AutoCloseable {
       }
     }
     json.put("rollups", rollups);
+    if (table.settings().containsKey("index-granularity")) {
+      json.put("coverage", coverage(table));
+    }
     send(exchange, 200, json);
+  }
+
+  /** At most this many series and columns in a coverage heat map. */
+  static final int HEAT_MAP_SERIES = 50;
+
+  static final int HEAT_MAP_COLUMNS = 30;
+
+  /**
+   * An ordered-index table's coverage as a heat map: its time span cut into at most {@link
+   * #HEAT_MAP_COLUMNS} stretches, each series' covered share of each, and its longest gap.
+   */
+  private Map<String, Object> coverage(dev.timelake.Table table) {
+    dev.timelake.IndexCoverage coverage = table.indexCoverage();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("granularity", coverage.granularity());
+    List<Map<String, Object>> identities = coverage.identities();
+    List<java.time.Instant> span = span(table);
+    List<String> columns = new ArrayList<>();
+    List<Map<String, Object>> series = new ArrayList<>();
+    if (!identities.isEmpty() && span.size() == 2) {
+      // Whole intervals of the granularity per stretch, from an interval's start.
+      long granularity = granularitySeconds(coverage.granularity());
+      java.time.Instant from =
+          java.time.Instant.ofEpochSecond(
+              Math.floorDiv(span.get(0).getEpochSecond(), granularity) * granularity);
+      long seconds = java.time.Duration.between(from, span.get(1)).toSeconds() + 1;
+      long intervals = Math.max(1, -Math.floorDiv(-seconds, granularity * HEAT_MAP_COLUMNS));
+      long step = intervals * granularity;
+      List<java.time.Instant> starts = new ArrayList<>();
+      for (int i = 0;
+          i < HEAT_MAP_COLUMNS && !from.plusSeconds(step * i).isAfter(span.get(1));
+          i++) {
+        starts.add(from.plusSeconds(step * i));
+        columns.add(from.plusSeconds(step * i).toString());
+      }
+      java.time.Instant to = starts.get(starts.size() - 1).plusSeconds(step);
+      for (Map<String, Object> identity :
+          identities.subList(0, Math.min(HEAT_MAP_SERIES, identities.size()))) {
+        List<Double> ratios = new ArrayList<>();
+        for (java.time.Instant start : starts) {
+          ratios.add(coverage.ratio(identity, start, start.plusSeconds(step)));
+        }
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("series", identity.values().stream().map(String::valueOf).toList());
+        row.put("ratios", ratios);
+        coverage
+            .longestGap(identity, span.get(0), to)
+            .ifPresent(
+                gap ->
+                    row.put(
+                        "longestGap",
+                        Map.of(
+                            "start", gap.start().toString(),
+                            "end", gap.end().toString(),
+                            "intervals", gap.intervals())));
+        series.add(row);
+      }
+    }
+    json.put("columns", columns);
+    json.put("series", series);
+    json.put("seriesShown", series.size());
+    json.put("seriesTotal", identities.size());
+    return json;
+  }
+
+  private static long granularitySeconds(String granularity) {
+    try {
+      return Math.max(1, dev.timelake.table.Durations.parse(granularity).toSeconds());
+    } catch (IllegalArgumentException e) {
+      return 1;
+    }
+  }
+
+  /**
+   * The first and last instant of the table's index, read as Timelake's own query; empty when none.
+   */
+  private List<java.time.Instant> span(dev.timelake.Table table) {
+    String time = table.timeColumn().orElse(null);
+    if (time == null) {
+      return List.of();
+    }
+    try (dev.timelake.Session session = lake.newSession();
+        QueryResult result =
+            session.sql(
+                "SELECT min("
+                    + dev.timelake.engine.SqlText.identifier(time)
+                    + "), max("
+                    + dev.timelake.engine.SqlText.identifier(time)
+                    + ") FROM "
+                    + dev.timelake.engine.SqlText.qualified(
+                        table.name().namespace(), table.name().name()))) {
+      List<Object> row = result.rows().get(0);
+      if (!(row.get(0) instanceof OffsetDateTime first)
+          || !(row.get(1) instanceof OffsetDateTime last)) {
+        return List.of();
+      }
+      return List.of(first.toInstant(), last.toInstant().plusNanos(1000));
+    }
   }
 
   /**

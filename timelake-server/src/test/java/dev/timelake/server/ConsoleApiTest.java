@@ -293,6 +293,48 @@ class ConsoleApiTest {
   }
 
   @Test
+  void anOrderedIndexTablesPageHasItsCoverageHeatMap() throws Exception {
+    try (Session session = lake.newSession()) {
+      session
+          .sql(
+              "CREATE TABLE market.bars (symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE) WITH"
+                  + " (index_column = 'ts', entity_columns = 'symbol', index_granularity = '1m')")
+          .close();
+      // NVDA every minute of an hour; AMD the first half only.
+      session
+          .sql(
+              "INSERT INTO market.bars SELECT s, TIMESTAMPTZ '2026-01-02 14:00:00+00' + INTERVAL"
+                  + " (m) MINUTE, m FROM (VALUES ('NVDA'), ('AMD')) t(s), range(60) r(m) WHERE"
+                  + " s = 'NVDA' OR m < 30")
+          .close();
+    }
+    Login ada = loggedIn("ada", "ada pw");
+    HttpResponse<String> page = get("/console/api/table?name=market.bars", ada.cookie());
+    assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+    JsonNode coverage = JSON.readTree(page.body()).get("coverage");
+    assertThat(coverage.get("granularity").asText()).isEqualTo("1 minute");
+    assertThat(coverage.get("seriesTotal").asInt()).isEqualTo(2);
+    assertThat(coverage.get("columns").size()).isEqualTo(30);
+    for (JsonNode series : coverage.get("series")) {
+      double covered = 0;
+      for (JsonNode ratio : series.get("ratios")) {
+        covered += ratio.asDouble();
+      }
+      if (series.get("series").get(0).asText().equals("AMD")) {
+        assertThat(covered).isEqualTo(15.0);
+        assertThat(series.get("longestGap").get("intervals").asLong()).isEqualTo(30);
+      } else {
+        assertThat(covered).isEqualTo(30.0);
+        assertThat(series.has("longestGap")).isFalse();
+      }
+    }
+    assertThat(
+            JSON.readTree(get("/console/api/table?name=iot.r", ada.cookie()).body())
+                .has("coverage"))
+        .isFalse();
+  }
+
+  @Test
   void anOversizedOrMalformedBodyIsRefused() throws Exception {
     Login ada = loggedIn("ada", "ada pw");
     assertThat(post("/console/api/query", ada.cookie(), ada.csrf(), "not json").statusCode())

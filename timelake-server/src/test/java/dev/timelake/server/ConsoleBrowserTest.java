@@ -67,6 +67,15 @@ class ConsoleBrowserTest {
       // A late reading after the refresh: its hour is read from raw data, the rest from the
       // rollup. And a second file in the same partition: work for maintenance.
       sql(session, "INSERT INTO iot.r VALUES ('a', TIMESTAMPTZ '2026-01-01 12:02:00+00', 0.5)");
+      sql(
+          session,
+          "CREATE TABLE market.bars (symbol VARCHAR, ts TIMESTAMPTZ, close DOUBLE) WITH"
+              + " (index_column = 'ts', entity_columns = 'symbol', index_granularity = '1m')");
+      sql(
+          session,
+          "INSERT INTO market.bars SELECT s, TIMESTAMPTZ '2026-01-02 14:00:00+00' + INTERVAL (m)"
+              + " MINUTE, m FROM (VALUES ('NVDA'), ('AMD')) t(s), range(60) r(m) WHERE s ="
+              + " 'NVDA' OR m % 20 < 10");
     }
     Path users = folder.resolve("users.txt");
     Files.write(users, List.of("ada:" + ScramSecret.of("ada pw").text() + " role=admin"));
@@ -186,6 +195,16 @@ class ConsoleBrowserTest {
     wait.until(d -> text("maintain-plan").startsWith("Maintained: files 2 → 1"));
     Files.write(
         Path.of("target", "console-table.png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+    // An ordered-index table's coverage heat map: AMD has gaps, NVDA none.
+    browser.findElement(By.xpath("//ul[@id='tables']/li[text()='market.bars']")).click();
+    wait.until(d -> text("lake-name").equals("market.bars"));
+    assertThat(browser.findElement(By.id("lake-coverage-section")).isDisplayed()).isTrue();
+    assertThat(browser.findElements(By.cssSelector("#lake-coverage tbody tr"))).hasSize(2);
+    assertThat(text("lake-coverage")).contains("AMD").contains("NVDA").contains("none");
+    Files.write(
+        Path.of("target", "console-coverage.png"),
         ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
     browser.findElement(By.id("logout")).click();

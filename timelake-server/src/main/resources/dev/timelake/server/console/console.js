@@ -361,7 +361,38 @@ async function showTable(name) {
   grid("lake-snapshots", ["snapshot", "committed", "operation", "rows added", "rows deleted"],
     table.snapshots.map((s) => [s.id, s.committedAt, s.operation, s.addedRows, s.deletedRows]));
   grid("lake-settings", ["setting", "value"], Object.entries(table.settings));
+  renderCoverage(table.coverage);
   selectTab("lake-tab");
+}
+
+/** An ordered-index table's coverage: a cell per series and stretch, darker where more is covered. */
+function renderCoverage(coverage) {
+  $("lake-coverage-section").classList.toggle("hidden", !coverage);
+  if (!coverage) return;
+  $("lake-coverage-note").textContent = "Granularity " + coverage.granularity + "; "
+    + coverage.seriesShown + " of " + coverage.seriesTotal + " series; each cell is the share of "
+    + "intervals holding a row (hover for the figure).";
+  // Short column labels: times within a day, dates for daily stretches, else both.
+  const first = Date.parse(coverage.columns[0] || 0);
+  const last = Date.parse(coverage.columns[coverage.columns.length - 1] || 0);
+  const step = coverage.columns.length > 1 ? Date.parse(coverage.columns[1]) - first : 0;
+  const label = (start) => last - first < 86400000 ? start.slice(11, 16)
+    : step >= 86400000 ? start.slice(5, 10) : start.slice(5, 16).replace("T", " ");
+  const header = ["series"].concat(coverage.columns.map(label), ["longest gap"]);
+  grid("lake-coverage", header, coverage.series.map((row) => [row.series.join(" ")]
+    .concat(row.ratios.map(heatCell),
+      [row.longestGap ? row.longestGap.start + " to " + row.longestGap.end
+        + " (" + row.longestGap.intervals + " intervals)" : "none"])));
+}
+
+function heatCell(ratio) {
+  const cell = document.createElement("span");
+  cell.className = "heat-cell";
+  cell.title = (ratio * 100).toFixed(1) + " % covered";
+  cell.textContent = ratio >= 1 ? "■" : ratio > 0 ? "▪" : "·";
+  cell.style.opacity = String(0.25 + 0.75 * ratio);
+  cell.dataset.ratio = String(ratio);
+  return cell;
 }
 
 function refreshButton(rollup) {
