@@ -6,8 +6,8 @@ import java.util.OptionalLong;
 /**
  * What an append did: rows committed, copies of a key dropped within the append, late rows, files
  * written, the new snapshot, and the inline maintenance that followed (or its failure, with its
- * exception; the append stands). A skipped append (its batch id was already committed) reports 0
- * rows and no snapshot.
+ * exception; the append stands), and the table committed to (empty when nothing was). A skipped
+ * append (its batch id was already committed) reports 0 rows and no snapshot.
  *
  * <p>{@code lateRows} counts the committed rows that are not newer than everything their time
  * partition held before: each replaces a stored row with the same key if there is one. It is an
@@ -22,7 +22,31 @@ public record AppendResult(
     OptionalLong snapshotId,
     Outcome outcome,
     Optional<MaintenanceReport> maintenance,
-    Optional<RuntimeException> maintenanceFailure) {
+    Optional<RuntimeException> maintenanceFailure,
+    Optional<TableName> table) {
+
+  /** A result that names no table. */
+  public AppendResult(
+      long rows,
+      long copiesDropped,
+      long lateRows,
+      int files,
+      OptionalLong snapshotId,
+      Outcome outcome,
+      Optional<MaintenanceReport> maintenance,
+      Optional<RuntimeException> maintenanceFailure) {
+    this(
+        rows,
+        copiesDropped,
+        lateRows,
+        files,
+        snapshotId,
+        outcome,
+        maintenance,
+        maintenanceFailure,
+        Optional.empty());
+  }
+
   /** Whether the append committed. */
   public enum Outcome {
     COMMITTED,
@@ -46,6 +70,21 @@ public record AppendResult(
         Optional.empty());
   }
 
+  /** A committed append into {@code table}, before any inline maintenance. */
+  public static AppendResult committed(
+      TableName table, long rows, long copiesDropped, long lateRows, int files, long snapshotId) {
+    return new AppendResult(
+        rows,
+        copiesDropped,
+        lateRows,
+        files,
+        OptionalLong.of(snapshotId),
+        Outcome.COMMITTED,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(table));
+  }
+
   /** An append that wrote nothing. */
   public static AppendResult nothing(Outcome outcome) {
     return new AppendResult(
@@ -56,7 +95,7 @@ public record AppendResult(
   public AppendResult withMaintenance(
       Optional<MaintenanceReport> report, Optional<RuntimeException> failure) {
     return new AppendResult(
-        rows, copiesDropped, lateRows, files, snapshotId, outcome, report, failure);
+        rows, copiesDropped, lateRows, files, snapshotId, outcome, report, failure, table);
   }
 
   /** Why the inline maintenance that followed the append failed (its exception's message). */

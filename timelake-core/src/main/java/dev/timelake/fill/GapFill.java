@@ -242,8 +242,11 @@ public final class GapFill {
             : "SELECT unnest(range(time_bucket(w, CAST(s AS TIMESTAMP)), CAST(f AS TIMESTAMP)"
                 + finishStep(query.bucket())
                 + ", w)) AS __tl_bucket FROM __tl_gapfill_args";
-    // Buckets of rows outside start and finish (explicit bounds narrower than the WHERE) are kept.
-    grid += " UNION SELECT __tl_bucket FROM __tl_gapfill_agg";
+    if (query.bucket().keepsBucketsOutsideTheGrid()) {
+      // Buckets of rows outside start and finish (explicit bounds narrower than the WHERE) are
+      // kept.
+      grid += " UNION SELECT __tl_bucket FROM __tl_gapfill_agg";
+    }
     String series =
         keys.isEmpty()
             ? ""

@@ -30,10 +30,20 @@ record GapFillBucket(
     Column time,
     Optional<Expression> zone,
     Optional<Expression> start,
-    Optional<Finish> finish) {
+    Optional<Finish> finish,
+    boolean rowsOutsideTheGrid) {
 
   /** The end of the grid: buckets start before it, or at it too when it is inclusive. */
   record Finish(Expression value, boolean inclusive) {}
+
+  /**
+   * Whether rows may lie in buckets outside the grid: only when start or finish are given as
+   * arguments (narrower than the WHERE); bounds read from the WHERE, or SAMPLE BY's (which also
+   * bound the WHERE, or span the rows), hold every row's bucket.
+   */
+  boolean keepsBucketsOutsideTheGrid() {
+    return rowsOutsideTheGrid;
+  }
 
   static GapFillBucket of(Function call, Expression where) {
     List<Expression> arguments =
@@ -92,7 +102,8 @@ record GapFillBucket(
     for (Expression bound : List.of(lower.get(), upper.get().value())) {
       requireConstant(bound, "time_bucket_gapfill's start and finish");
     }
-    return new GapFillBucket(call, arguments.get(0), time, zone, lower, upper);
+    return new GapFillBucket(
+        call, arguments.get(0), time, zone, lower, upper, start.isPresent() || finish.isPresent());
   }
 
   /**
@@ -110,7 +121,8 @@ record GapFillBucket(
         (Column) arguments.get(1),
         given(arguments.get(2)),
         given(arguments.get(3)),
-        given(arguments.get(4)).map(f -> new Finish(f, false)));
+        given(arguments.get(4)).map(f -> new Finish(f, false)),
+        false);
   }
 
   /** Refuses a bound that reads a column, a subquery or a random value. */

@@ -124,7 +124,8 @@ public final class PendingAppend implements AutoCloseable {
         table.contract().deduplicates()
             ? files.stream().filter(WrittenFile::late).mapToLong(WrittenFile::rows).sum()
             : 0;
-    return AppendResult.committed(rows, dropped, late, files.size(), snapshot.snapshotId());
+    return AppendResult.committed(
+        table.name(), rows, dropped, late, files.size(), snapshot.snapshotId());
   }
 
   /** The partitions the committed append wrote to. */

@@ -71,7 +71,36 @@ final class PgConnection implements Runnable {
 
   /** Runs {@code sql} in the session, cancelled when it outlasts the statement timeout. */
   private QueryResult timed(String sql) {
-    return new StatementTimeout(limits.statementTimeout(), timer).run(session, sql);
+    QueryResult result;
+    try {
+      result = new StatementTimeout(limits.statementTimeout(), timer).run(session, sql);
+    } catch (TimelakeException e) {
+      if (writes(sql)) {
+        IngestMonitor.of(lake).refused("PostgreSQL", forClient(e.getMessage()));
+      }
+      throw e;
+    }
+    recordWrite(result, "PostgreSQL");
+    return result;
+  }
+
+  /** Whether {@code sql} is an INSERT (what the ingest view counts refusals of). */
+  private static boolean writes(String sql) {
+    List<dev.timelake.engine.SqlLexer.Token> tokens =
+        dev.timelake.engine.SqlLexer.tokens(sql).tokens();
+    return !tokens.isEmpty() && (tokens.get(0).is("INSERT") || tokens.get(0).is("UPSERT"));
+  }
+
+  /** Counts a committed append in the ingest view. */
+  private void recordWrite(QueryResult result, String source) {
+    result
+        .append()
+        .ifPresent(
+            append ->
+                append
+                    .table()
+                    .ifPresent(
+                        table -> IngestMonitor.of(lake).written(table, append.rows(), source)));
   }
 
   @Override
@@ -308,21 +337,29 @@ final class PgConnection implements Runnable {
         return false;
       }
       try (QueryResult result = appended.get()) {
+        recordWrite(result, "PostgreSQL COPY");
         PgResults.notices(out, result);
         out.begin('C').string("COPY " + result.rowCount().orElse(0)).end();
       }
       return true;
     } catch (TimelakeException e) {
+      IngestMonitor.of(lake).refused("PostgreSQL COPY", forClient(e.getMessage()));
       error(e.sqlState(), e.getMessage());
       return false;
     }
   }
 
   private void error(String state, String message) {
-    // Where the lake lives on the server's disk is the operator's business, not the client's: a
-    // table the client named that does not exist is reported "in the lake".
-    String text = message == null ? "" : message.replace(lake.description(), "the lake");
+    String text = forClient(message);
     out.errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
+  }
+
+  /**
+   * Where the lake lives on the server's disk is the operator's business, not the client's: a table
+   * the client named that does not exist is reported "in the lake".
+   */
+  private String forClient(String message) {
+    return message == null ? "" : message.replace(lake.description(), "the lake");
   }
 
   /** ReadyForQuery, with the session's transaction status (idle, in a transaction, failed). */
