@@ -126,6 +126,7 @@ final class Console implements AutoCloseable {
       case "/console/api/cancel" -> cancel(exchange);
       case "/console/api/query" -> query(exchange, work);
       case "/console/api/tables" -> tables(exchange);
+      case "/console/api/ingest" -> ingest(exchange);
       case "/console/api/table" -> table(exchange);
       case "/console/api/maintain" -> maintain(exchange, work);
       default -> error(exchange, 404, "No console page " + path);
@@ -302,6 +303,34 @@ final class Console implements AutoCloseable {
     zoomed.ifPresent(
         z -> answer.put("zoom", Map.of("sql", z.sql(), "width", z.width().toSeconds() + " s")));
     send(exchange, 200, answer);
+  }
+
+  /**
+   * What the server's clients wrote in the last minutes and what was refused, for the tables and
+   * refusals the login may see (refusals only for admins: they name other users' tables).
+   */
+  private void ingest(HttpExchange exchange) throws IOException {
+    Optional<ConsoleSessions.Login> login = loggedIn(exchange);
+    if (login.isEmpty()) {
+      return;
+    }
+    Map<String, Object> view = new LinkedHashMap<>(IngestMonitor.of(lake).view());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> tables = (List<Map<String, Object>>) view.get("tables");
+    view.put(
+        "tables",
+        tables.stream()
+            .filter(
+                t ->
+                    login
+                        .get()
+                        .access
+                        .reaches(TableName.parse((String) t.get("table")).namespace()))
+            .toList());
+    if (login.get().access.role() != dev.timelake.Role.ADMIN) {
+      view.put("refused", List.of());
+    }
+    send(exchange, 200, view);
   }
 
   private void tables(HttpExchange exchange) throws IOException {

@@ -112,7 +112,8 @@ final class IngestMonitor {
       for (long s = slot - SLOTS + 1; s <= slot; s++) {
         slots.add(written.rows[(int) Math.floorMod(s, SLOTS)]);
       }
-      long lastMinute = slots.subList(SLOTS - 60 / SLOT_SECONDS, SLOTS).stream().mapToLong(Long::longValue).sum();
+      long lastMinute =
+          slots.subList(SLOTS - 60 / SLOT_SECONDS, SLOTS).stream().mapToLong(Long::longValue).sum();
       Map<String, Object> table = new LinkedHashMap<>();
       table.put("table", entry.getKey().toString());
       table.put("sources", List.copyOf(written.sources));

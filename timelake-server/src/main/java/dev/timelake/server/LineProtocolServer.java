@@ -126,8 +126,12 @@ public final class LineProtocolServer implements AutoCloseable {
 
   private final Console console;
 
+  /** What clients wrote and what was refused, for the web console's ingest view. */
+  private final IngestMonitor monitor;
+
   private LineProtocolServer(HttpServer http, Lake lake, Credentials credentials, Limits limits) {
     this.http = http;
+    this.monitor = IngestMonitor.of(lake);
     this.console =
         new Console(
             lake,
@@ -337,12 +341,16 @@ public final class LineProtocolServer implements AutoCloseable {
       exchange
           .getResponseHeaders()
           .set("Retry-After", Long.toString(Math.max(1, throttled.left().toSeconds() + 1)));
-      LineProtocolAnswer.error(429, "too many requests", throttled.message()).send(exchange);
+      refused(429, "too many requests", throttled.message()).send(exchange);
       return Optional.empty();
     }
     if (!(login instanceof HttpAuth.Login.Admitted admitted)) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"timelake\"");
-      LineProtocolAnswer.error(401, "unauthorized", "Wrong or missing credentials").send(exchange);
+      refused(
+              401,
+              "unauthorized",
+              "Wrong or missing credentials from " + exchange.getRemoteAddress().getAddress())
+          .send(exchange);
       return Optional.empty();
     }
     return Optional.of(admitted.access());
@@ -424,15 +432,24 @@ public final class LineProtocolServer implements AutoCloseable {
                 ? Optional.empty()
                 : Optional.of(
                     precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body)));
-        return LineProtocolAnswer.written(writer.write(access, namespace, points, requestKey));
+        LineProtocolAnswer written =
+            LineProtocolAnswer.written(writer.write(access, namespace, points, requestKey));
+        points.stream()
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    LineProtocol.Point::measurement, java.util.stream.Collectors.counting()))
+            .forEach(
+                (measurement, count) ->
+                    monitor.written(new TableName(namespace, measurement), count, "line protocol"));
+        return written;
       }
       return LineProtocolAnswer.WRITTEN;
     } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {
-      return LineProtocolAnswer.error(400, "invalid", e.getMessage());
+      return refused(400, "invalid", e.getMessage());
     } catch (dev.timelake.AccessDeniedException e) {
-      return LineProtocolAnswer.error(403, "forbidden", e.getMessage());
+      return refused(403, "forbidden", e.getMessage());
     } catch (LineProtocolWriter.Stopping e) {
-      return LineProtocolAnswer.error(503, "unavailable", e.getMessage());
+      return refused(503, "unavailable", e.getMessage());
     } catch (TimelakeException e) {
       // The client's mistake is a 400 (not to be resent); a conflict or a failed commit is the
       // server's, and a client such as Telegraf sends the request again after a 5xx.
@@ -442,12 +459,18 @@ public final class LineProtocolServer implements AutoCloseable {
             ALREADY_EXISTS,
             DUPLICATE_INDEX_INTERVAL,
             INDEX_INTERVAL_OVERLAP ->
-            LineProtocolAnswer.error(400, "invalid", e.getMessage());
+            refused(400, "invalid", e.getMessage());
         case CONFLICT, COMMIT_FAILED, COMMIT_STATE_UNKNOWN ->
-            LineProtocolAnswer.error(503, "unavailable", e.getMessage());
+            refused(503, "unavailable", e.getMessage());
         case QUERY_FAILED, INTERNAL -> throw e;
       };
     }
+  }
+
+  /** An error answer, counted among the ingest view's refusals. */
+  private LineProtocolAnswer refused(int status, String code, String message) {
+    monitor.refused("line protocol", message);
+    return LineProtocolAnswer.error(status, code, message);
   }
 
   private LineProtocolAnswer tooLarge() {

@@ -335,6 +335,57 @@ class ConsoleApiTest {
   }
 
   @Test
+  void theIngestViewCountsWritesPerTableAndListsRefusals() throws Exception {
+    HttpRequest lines =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://127.0.0.1:" + server.port() + "/api/v2/write?bucket=iot&precision=s"))
+            .header("Authorization", "Token ada:ada pw")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "cpu,host=a usage=1.5 1767225600\ncpu,host=b usage=2.5 1767225600\n"))
+            .build();
+    assertThat(http.send(lines, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(204);
+    HttpRequest broken =
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/api/v2/write?bucket=iot"))
+            .header("Authorization", "Token ada:ada pw")
+            .POST(HttpRequest.BodyPublishers.ofString("cpu,host=a usage=\n"))
+            .build();
+    assertThat(http.send(broken, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
+    try (PgServer pg =
+            PgServer.start(
+                lake,
+                new InetSocketAddress("127.0.0.1", 0),
+                Credentials.fromFile(folder.resolve("users.txt")));
+        java.sql.Connection connection =
+            java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "ada", "ada pw");
+        java.sql.Statement statement = connection.createStatement()) {
+      statement.execute(
+          "INSERT INTO iot.r VALUES ('b', TIMESTAMPTZ '2026-01-01 00:01:00+00', 2.5),"
+              + " ('c', TIMESTAMPTZ '2026-01-01 00:02:00+00', 3.5)");
+    }
+    Login ada = loggedIn("ada", "ada pw");
+    JsonNode view = JSON.readTree(get("/console/api/ingest", ada.cookie()).body());
+    java.util.Map<String, JsonNode> tables = new java.util.HashMap<>();
+    view.get("tables").forEach(t -> tables.put(t.get("table").asText(), t));
+    assertThat(tables.get("iot.cpu").get("rowsLastMinute").asLong()).isEqualTo(2);
+    assertThat(tables.get("iot.cpu").get("sources").toString()).isEqualTo("[\"line protocol\"]");
+    assertThat(tables.get("iot.cpu").get("slots").size()).isEqualTo(IngestMonitor.SLOTS);
+    assertThat(tables.get("iot.r").get("rowsLastMinute").asLong()).isEqualTo(2);
+    assertThat(tables.get("iot.r").get("sources").toString()).isEqualTo("[\"PostgreSQL\"]");
+    assertThat(view.get("refused").get(0).get("source").asText()).isEqualTo("line protocol");
+    assertThat(view.get("refused").get(0).get("reason").asText()).contains("line 1");
+    // A reader sees the tables it may read, and no refusals (they name other users' tables).
+    Login rob = loggedIn("rob", "rob pw");
+    JsonNode robs = JSON.readTree(get("/console/api/ingest", rob.cookie()).body());
+    assertThat(robs.get("tables").size()).isEqualTo(2);
+    assertThat(robs.get("refused").size()).isZero();
+    assertThat(get("/console/api/ingest", null).statusCode()).isEqualTo(401);
+  }
+
+  @Test
   void anOversizedOrMalformedBodyIsRefused() throws Exception {
     Login ada = loggedIn("ada", "ada pw");
     assertThat(post("/console/api/query", ada.cookie(), ada.csrf(), "not json").statusCode())

@@ -207,6 +207,9 @@ class ConsoleBrowserTest {
         Path.of("target", "console-coverage.png"),
         ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
+    click("#ingest-tab-button");
+    wait.until(d -> text("ingest-tables").contains("rows/s (last minute)"));
+
     browser.findElement(By.id("logout")).click();
     wait.until(d -> d.findElement(By.id("login-form")).isDisplayed());
     browser.navigate().refresh();

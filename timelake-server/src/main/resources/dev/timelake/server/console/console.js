@@ -458,7 +458,30 @@ async function maintainRun() {
   $("maintain-plan").textContent = report;
 }
 
+const BARS = "▁▂▃▄▅▆▇█";
+
+/** The ingest view: rows per table in the last ten minutes, and refused requests. */
+async function showIngest() {
+  const answer = await api("ingest");
+  if (answer.status !== 200) return;
+  const view = answer.json;
+  grid("ingest-tables", ["table", "through", "rows/s (last minute)", "rows (last minute)",
+    "last write", "rows since start", "last 10 minutes"], view.tables.map((t) => {
+    const top = Math.max(1, ...t.slots);
+    const line = t.slots.map((n) => n === 0 ? " " : BARS[Math.min(7, Math.floor((n / top) * 7.99))]).join("");
+    return [t.table, t.sources.join(", "), t.rowsPerSecond.toFixed(1), t.rowsLastMinute,
+      t.lastWrite, t.rowsSinceStart, line];
+  }));
+  grid("ingest-refused", ["at", "through", "reason"],
+    view.refused.map((r) => [r.at, r.source, r.reason]));
+}
+
 function selectTab(id) {
+  clearInterval(state.ingestTimer);
+  if (id === "ingest-tab") {
+    showIngest();
+    state.ingestTimer = setInterval(showIngest, 5000);
+  }
   for (const other of document.querySelectorAll(".tab")) {
     other.classList.toggle("active", other.dataset.tab === id);
     $(other.dataset.tab).classList.toggle("hidden", other.dataset.tab !== id);
