@@ -1,15 +1,19 @@
 package dev.timelake.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import static dev.timelake.server.ConsoleJson.body;
+import static dev.timelake.server.ConsoleJson.error;
+import static dev.timelake.server.ConsoleJson.instant;
+import static dev.timelake.server.ConsoleJson.json;
+import static dev.timelake.server.ConsoleJson.send;
+import static dev.timelake.server.ConsoleJson.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import dev.timelake.AccessDeniedException;
 import dev.timelake.Lake;
 import dev.timelake.QueryPlan;
 import dev.timelake.QueryResult;
 import dev.timelake.RollupRoute;
-import dev.timelake.TableName;
 import dev.timelake.TimelakeException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +22,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +46,6 @@ final class Console implements AutoCloseable {
   /** At most this many rows of a result go to the page. */
   static final int MAX_ROWS = 10_000;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, String> ASSETS =
       Map.of(
           "/console/", "index.html",
@@ -53,6 +54,7 @@ final class Console implements AutoCloseable {
 
   private final Credentials credentials;
   private final ConsoleSessions sessions;
+  private final ConsoleLakeViews views;
   private final Lake lake;
   private final boolean tls;
 
@@ -70,6 +72,7 @@ final class Console implements AutoCloseable {
     this.tls = tls;
     this.runsSql = runsSql;
     this.sessions = new ConsoleSessions(lake, credentials, clock);
+    this.views = new ConsoleLakeViews(lake);
   }
 
   /**
@@ -125,10 +128,15 @@ final class Console implements AutoCloseable {
       case "/console/api/logout" -> logout(exchange);
       case "/console/api/cancel" -> cancel(exchange);
       case "/console/api/query" -> query(exchange, work);
-      case "/console/api/tables" -> tables(exchange);
-      case "/console/api/ingest" -> ingest(exchange);
-      case "/console/api/table" -> table(exchange);
-      case "/console/api/maintain" -> maintain(exchange, work);
+      case "/console/api/tables" -> withLogin(exchange, views::tables);
+      case "/console/api/ingest" -> withLogin(exchange, views::ingest);
+      case "/console/api/table" -> withLogin(exchange, views::table);
+      case "/console/api/maintain" -> {
+        Optional<Posted> posted = posted(exchange);
+        if (posted.isPresent()) {
+          views.maintain(exchange, posted.get().login(), posted.get().body(), work);
+        }
+      }
       default -> error(exchange, 404, "No console page " + path);
     }
   }
@@ -305,306 +313,6 @@ final class Console implements AutoCloseable {
     send(exchange, 200, answer);
   }
 
-  /**
-   * What the server's clients wrote in the last minutes and what was refused, for the tables and
-   * refusals the login may see (refusals only for admins: they name other users' tables).
-   */
-  private void ingest(HttpExchange exchange) throws IOException {
-    Optional<ConsoleSessions.Login> login = loggedIn(exchange);
-    if (login.isEmpty()) {
-      return;
-    }
-    Map<String, Object> view = new LinkedHashMap<>(IngestMonitor.of(lake).view());
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> tables = (List<Map<String, Object>>) view.get("tables");
-    view.put(
-        "tables",
-        tables.stream()
-            .filter(
-                t ->
-                    login
-                        .get()
-                        .access
-                        .reaches(TableName.parse((String) t.get("table")).namespace()))
-            .toList());
-    if (login.get().access.role() != dev.timelake.Role.ADMIN) {
-      view.put("refused", List.of());
-    }
-    send(exchange, 200, view);
-  }
-
-  private void tables(HttpExchange exchange) throws IOException {
-    Optional<ConsoleSessions.Login> login = loggedIn(exchange);
-    if (login.isEmpty()) {
-      return;
-    }
-    List<Map<String, Object>> tables = new ArrayList<>();
-    for (TableName name : lake.tables()) {
-      if (login.get().access.reaches(name.namespace())) {
-        Map<String, Object> table = new LinkedHashMap<>();
-        table.put("name", name.toString());
-        tables.add(table);
-      }
-    }
-    send(exchange, 200, Map.of("tables", tables));
-  }
-
-  /**
-   * {@code ?name=ns.t}: a table's columns, contract and settings, partitions (files, rows, bytes),
-   * newest snapshots, and its rollups with their freshness.
-   */
-  private void table(HttpExchange exchange) throws IOException {
-    Optional<ConsoleSessions.Login> login = loggedIn(exchange);
-    if (login.isEmpty()) {
-      return;
-    }
-    Optional<dev.timelake.Table> found = reachable(exchange, login.get(), "name");
-    if (found.isEmpty()) {
-      return;
-    }
-    dev.timelake.Table table = found.get();
-    dev.timelake.TableInfo info = table.info();
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("name", table.name().toString());
-    json.put(
-        "columns",
-        table.columns().stream()
-            .map(
-                c ->
-                    Map.of(
-                        "name",
-                        c.name(),
-                        "type",
-                        c.type().toString(),
-                        "nullable",
-                        c.nullability() == dev.timelake.Column.Nullability.NULLABLE))
-            .toList());
-    json.put("timeColumn", table.timeColumn().orElse(null));
-    json.put("seriesKey", table.seriesKey());
-    json.put("rollupOf", table.rollupOf().map(Object::toString).orElse(null));
-    json.put("settings", new java.util.TreeMap<>(table.settings()));
-    json.put(
-        "partitions",
-        info.partitions().stream()
-            .map(
-                p ->
-                    Map.of(
-                        "label", p.label(), "files", p.files(), "rows", p.rows(), "bytes",
-                        p.bytes()))
-            .toList());
-    List<Map<String, Object>> snapshots = new ArrayList<>();
-    List<dev.timelake.TableInfo.SnapshotInfo> history = info.snapshots();
-    for (int i = history.size() - 1; i >= 0 && snapshots.size() < 50; i--) {
-      dev.timelake.TableInfo.SnapshotInfo snapshot = history.get(i);
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("id", Long.toString(snapshot.id()));
-      entry.put("committedAt", snapshot.committedAt().toString());
-      entry.put(
-          "operation", snapshot.summary().getOrDefault("timelake.operation", snapshot.operation()));
-      entry.put("addedRows", snapshot.summary().get("added-records"));
-      entry.put("deletedRows", snapshot.summary().get("deleted-records"));
-      snapshots.add(entry);
-    }
-    json.put("snapshots", snapshots);
-    long current = table.snapshotId().orElse(-1);
-    List<Map<String, Object>> rollups = new ArrayList<>();
-    if (table.rollupOf().isEmpty()) {
-      for (dev.timelake.RollupInfo rollup : lake.rollups(table.name())) {
-        Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("name", rollup.name().toString());
-        entry.put("bucket", rollup.bucket());
-        entry.put("keys", rollup.keys());
-        entry.put("aggregates", rollup.aggregates());
-        entry.put("filter", rollup.filter());
-        entry.put("reflectsSnapshot", Long.toString(rollup.reflectsSnapshot()));
-        entry.put("fresh", rollup.reflectsSnapshot() == current);
-        entry.put("rows", rollup.rows());
-        entry.put("files", rollup.files());
-        rollups.add(entry);
-      }
-    }
-    json.put("rollups", rollups);
-    if (table.settings().containsKey("index-granularity")) {
-      json.put("coverage", coverage(table));
-    }
-    send(exchange, 200, json);
-  }
-
-  /** At most this many series and columns in a coverage heat map. */
-  static final int HEAT_MAP_SERIES = 50;
-
-  static final int HEAT_MAP_COLUMNS = 30;
-
-  /**
-   * An ordered-index table's coverage as a heat map: its time span cut into at most {@link
-   * #HEAT_MAP_COLUMNS} stretches, each series' covered share of each, and its longest gap.
-   */
-  private Map<String, Object> coverage(dev.timelake.Table table) {
-    dev.timelake.IndexCoverage coverage = table.indexCoverage();
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("granularity", coverage.granularity());
-    List<Map<String, Object>> identities = coverage.identities();
-    List<java.time.Instant> span = span(table);
-    List<String> columns = new ArrayList<>();
-    List<Map<String, Object>> series = new ArrayList<>();
-    if (!identities.isEmpty() && span.size() == 2) {
-      // Whole intervals of the granularity per stretch, from an interval's start.
-      long granularity = granularitySeconds(coverage.granularity());
-      java.time.Instant from =
-          java.time.Instant.ofEpochSecond(
-              Math.floorDiv(span.get(0).getEpochSecond(), granularity) * granularity);
-      long seconds = java.time.Duration.between(from, span.get(1)).toSeconds() + 1;
-      long intervals = Math.max(1, -Math.floorDiv(-seconds, granularity * HEAT_MAP_COLUMNS));
-      long step = intervals * granularity;
-      List<java.time.Instant> starts = new ArrayList<>();
-      for (int i = 0;
-          i < HEAT_MAP_COLUMNS && !from.plusSeconds(step * i).isAfter(span.get(1));
-          i++) {
-        starts.add(from.plusSeconds(step * i));
-        columns.add(from.plusSeconds(step * i).toString());
-      }
-      java.time.Instant to = starts.get(starts.size() - 1).plusSeconds(step);
-      for (Map<String, Object> identity :
-          identities.subList(0, Math.min(HEAT_MAP_SERIES, identities.size()))) {
-        List<Double> ratios = new ArrayList<>();
-        for (java.time.Instant start : starts) {
-          ratios.add(coverage.ratio(identity, start, start.plusSeconds(step)));
-        }
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("series", identity.values().stream().map(String::valueOf).toList());
-        row.put("ratios", ratios);
-        coverage
-            .longestGap(identity, span.get(0), to)
-            .ifPresent(
-                gap ->
-                    row.put(
-                        "longestGap",
-                        Map.of(
-                            "start", gap.start().toString(),
-                            "end", gap.end().toString(),
-                            "intervals", gap.intervals())));
-        series.add(row);
-      }
-    }
-    json.put("columns", columns);
-    json.put("series", series);
-    json.put("seriesShown", series.size());
-    json.put("seriesTotal", identities.size());
-    return json;
-  }
-
-  private static long granularitySeconds(String granularity) {
-    try {
-      return Math.max(1, dev.timelake.table.Durations.parse(granularity).toSeconds());
-    } catch (IllegalArgumentException e) {
-      return 1;
-    }
-  }
-
-  /**
-   * The first and last instant of the table's index, read as Timelake's own query; empty when none.
-   */
-  private List<java.time.Instant> span(dev.timelake.Table table) {
-    String time = table.timeColumn().orElse(null);
-    if (time == null) {
-      return List.of();
-    }
-    try (dev.timelake.Session session = lake.newSession();
-        QueryResult result =
-            session.sql(
-                "SELECT min("
-                    + dev.timelake.engine.SqlText.identifier(time)
-                    + "), max("
-                    + dev.timelake.engine.SqlText.identifier(time)
-                    + ") FROM "
-                    + dev.timelake.engine.SqlText.qualified(
-                        table.name().namespace(), table.name().name()))) {
-      List<Object> row = result.rows().get(0);
-      if (!(row.get(0) instanceof OffsetDateTime first)
-          || !(row.get(1) instanceof OffsetDateTime last)) {
-        return List.of();
-      }
-      return List.of(first.toInstant(), last.toInstant().plusNanos(1000));
-    }
-  }
-
-  /**
-   * {@code {"table": "ns.t", "dryRun": true}}: what maintenance would do, or does it and reports;
-   * an admin's work, as OPTIMIZE is. It runs as Timelake's own work, outside the login's session
-   * and any transaction of it.
-   */
-  private void maintain(HttpExchange exchange, BodyRead work) throws IOException {
-    Optional<Posted> posted = posted(exchange);
-    if (posted.isEmpty()) {
-      return;
-    }
-    ConsoleSessions.Login login = posted.get().login();
-    JsonNode body = posted.get().body();
-    String name = text(body, "table");
-    TableName table;
-    try {
-      table = TableName.parse(name);
-      login.access.require(dev.timelake.Role.ADMIN, table.namespace(), "maintain " + table);
-    } catch (AccessDeniedException e) {
-      error(exchange, 403, forClient(e.getMessage()));
-      return;
-    } catch (TimelakeException | IllegalArgumentException e) {
-      error(exchange, 400, forClient(e.getMessage()));
-      return;
-    }
-    work.run();
-    try {
-      dev.timelake.Maintenance maintenance = lake.table(table).newMaintenance();
-      if (body.path("dryRun").asBoolean(false)) {
-        send(exchange, 200, Map.of("plan", maintenance.dryRun()));
-        return;
-      }
-      dev.timelake.MaintenanceReport report = maintenance.run();
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("filesBefore", report.filesBefore());
-      json.put("filesAfter", report.filesAfter());
-      json.put("partitionsRewritten", report.partitionsRewritten());
-      json.put("snapshotsExpired", report.snapshotsExpired());
-      json.put("tookMs", report.took().toMillis());
-      json.put("explanation", report.explanation());
-      send(exchange, 200, json);
-    } catch (TimelakeException e) {
-      error(exchange, 400, forClient(e.getMessage()));
-    }
-  }
-
-  /** The table the {@code parameter} of the query string names, if the login reaches it. */
-  private Optional<dev.timelake.Table> reachable(
-      HttpExchange exchange, ConsoleSessions.Login login, String parameter) throws IOException {
-    String raw = exchange.getRequestURI().getRawQuery();
-    String name = null;
-    for (String pair : raw == null ? new String[0] : raw.split("&")) {
-      if (pair.startsWith(parameter + "=")) {
-        name =
-            java.net.URLDecoder.decode(
-                pair.substring(parameter.length() + 1), StandardCharsets.UTF_8);
-      }
-    }
-    if (name == null) {
-      error(exchange, 400, "Name the table: ?" + parameter + "=namespace.table");
-      return Optional.empty();
-    }
-    Optional<dev.timelake.Table> table;
-    try {
-      TableName parsed = TableName.parse(name);
-      table = login.access.reaches(parsed.namespace()) ? lake.findTable(parsed) : Optional.empty();
-    } catch (TimelakeException | IllegalArgumentException e) {
-      error(exchange, 400, forClient(e.getMessage()));
-      return Optional.empty();
-    }
-    if (table.isEmpty()) {
-      // The same answer whether it is missing or out of reach: names of other namespaces stay
-      // hidden.
-      error(exchange, 404, "Table " + name + " does not exist");
-    }
-    return table;
-  }
-
   /** A query's answer for the page: columns, types, rows (at most {@link #MAX_ROWS}), the plan. */
   private static Map<String, Object> answer(QueryResult result, long started) {
     Map<String, Object> answer = new LinkedHashMap<>();
@@ -676,34 +384,6 @@ final class Console implements AutoCloseable {
     return json;
   }
 
-  /** µs since 1970 in ISO-8601; null for no bound. */
-  private static String instant(long micros) {
-    if (micros == Long.MIN_VALUE || micros == Long.MAX_VALUE) {
-      return null;
-    }
-    return java.time.Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS).toString();
-  }
-
-  /** A value as JSON: finite numbers and booleans as they are, instants in ISO-8601, else text. */
-  private static Object json(Object value) {
-    if (value == null || value instanceof Boolean || value instanceof String) {
-      return value;
-    }
-    if (value instanceof Double d) {
-      return Double.isFinite(d) ? d : d.toString();
-    }
-    if (value instanceof Float f) {
-      return Float.isFinite(f) ? f : f.toString();
-    }
-    if (value instanceof Long || value instanceof Integer || value instanceof Short) {
-      return value;
-    }
-    if (value instanceof OffsetDateTime time) {
-      return DateTimeFormatter.ISO_INSTANT.format(time.toInstant());
-    }
-    return String.valueOf(value);
-  }
-
   private Map<String, Object> whoAmI(ConsoleSessions.Login login) {
     Map<String, Object> me = new LinkedHashMap<>();
     me.put("user", login.access.user());
@@ -742,6 +422,19 @@ final class Console implements AutoCloseable {
       return Optional.empty();
     }
     return login;
+  }
+
+  /** What a view does for a logged-in user. */
+  private interface View {
+    void answer(HttpExchange exchange, ConsoleSessions.Login login) throws IOException;
+  }
+
+  /** Answers with {@code view} when the request's cookie names a live login; else 401. */
+  private void withLogin(HttpExchange exchange, View view) throws IOException {
+    Optional<ConsoleSessions.Login> login = loggedIn(exchange);
+    if (login.isPresent()) {
+      view.answer(exchange, login.get());
+    }
   }
 
   /** A state-changing request's login and JSON body. */
@@ -794,68 +487,8 @@ final class Console implements AutoCloseable {
     return null;
   }
 
-  /** The request's JSON object body, at most {@link #MAX_BODY} bytes; else the refusal is sent. */
-  private static Optional<JsonNode> body(HttpExchange exchange) throws IOException {
-    byte[] bytes;
-    try (InputStream in = exchange.getRequestBody()) {
-      bytes = in.readNBytes(MAX_BODY + 1);
-      if (bytes.length > MAX_BODY) {
-        // Read on a little (into one small buffer), so that the client sees the answer rather
-        // than a connection reset while it still sends.
-        byte[] discard = new byte[8192];
-        for (long skipped = 0; skipped < 4L * MAX_BODY; ) {
-          int read = in.read(discard);
-          if (read < 0) {
-            break;
-          }
-          skipped += read;
-        }
-        error(exchange, 413, "The request is over " + MAX_BODY + " bytes: send one statement");
-        return Optional.empty();
-      }
-    }
-    try {
-      JsonNode node = JSON.readTree(bytes);
-      if (node == null || !node.isObject()) {
-        error(exchange, 400, "The request body is not a JSON object");
-        return Optional.empty();
-      }
-      return Optional.of(node);
-    } catch (JsonProcessingException e) {
-      error(exchange, 400, "The request body is not JSON: " + e.getOriginalMessage());
-      return Optional.empty();
-    }
-  }
-
-  private static String text(JsonNode body, String field) {
-    JsonNode value = body.get(field);
-    return value == null || !value.isTextual() ? "" : value.asText();
-  }
-
-  /**
-   * A message as a client may read it: where the lake lives on the server's disk is the operator's
-   * business (as over PostgreSQL, a table that does not exist is reported "in the lake").
-   */
   private String forClient(String message) {
-    return message == null ? "" : message.replace(lake.description(), "the lake");
-  }
-
-  private static void error(HttpExchange exchange, int status, String message) throws IOException {
-    send(exchange, status, Map.of("error", message));
-  }
-
-  private static void send(HttpExchange exchange, int status, Object body) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = JSON.writeValueAsBytes(body);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("A console answer is always JSON", e);
-    }
-    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    return ConsoleJson.forClient(lake, message);
   }
 
   @Override
