@@ -56,20 +56,6 @@ public record AppendResult(
     SKIPPED_DUPLICATE_BATCH
   }
 
-  /** A committed append, before any inline maintenance. */
-  public static AppendResult committed(
-      long rows, long copiesDropped, long lateRows, int files, long snapshotId) {
-    return new AppendResult(
-        rows,
-        copiesDropped,
-        lateRows,
-        files,
-        OptionalLong.of(snapshotId),
-        Outcome.COMMITTED,
-        Optional.empty(),
-        Optional.empty());
-  }
-
   /** A committed append into {@code table}, before any inline maintenance. */
   public static AppendResult committed(
       TableName table, long rows, long copiesDropped, long lateRows, int files, long snapshotId) {
