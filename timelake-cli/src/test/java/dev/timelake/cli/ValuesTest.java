@@ -11,11 +11,14 @@ import org.junit.jupiter.api.Test;
 
 class ValuesTest {
   @Test
-  void printsTimestampsInUtcKeepingFractions() {
-    OffsetDateTime time = OffsetDateTime.of(2026, 1, 1, 11, 0, 0, 0, ZoneOffset.ofHours(1));
+  void printsInstantsInUtcOrAtTheOffsetTheSessionsZoneGaveKeepingFractions() {
+    OffsetDateTime time = OffsetDateTime.of(2026, 1, 1, 10, 0, 0, 0, ZoneOffset.UTC);
 
     assertThat(Values.text(time)).isEqualTo("2026-01-01T10:00:00Z");
     assertThat(Values.text(time.withNano(123_456_000))).isEqualTo("2026-01-01T10:00:00.123456Z");
+    // A session in Europe/Berlin: the statement runner moved the instant to the zone's offset.
+    OffsetDateTime berlin = time.withOffsetSameInstant(ZoneOffset.ofHours(1));
+    assertThat(Values.text(berlin)).isEqualTo("2026-01-01T11:00:00+01:00");
     assertThat(Values.text(LocalDateTime.of(2026, 1, 1, 10, 0))).isEqualTo("2026-01-01T10:00:00");
     assertThat(Values.text(LocalDate.of(2026, 1, 1))).isEqualTo("2026-01-01");
   }
