@@ -114,12 +114,12 @@ final class Console implements AutoCloseable {
       exchange.sendResponseHeaders(302, -1);
       return;
     }
-    if (ASSETS.containsKey(path)) {
+    if (ASSETS.containsKey(path) || VENDOR.containsKey(path)) {
       if (!method.equals("GET")) {
         error(exchange, 405, method + " " + path + "; use GET");
         return;
       }
-      asset(exchange, ASSETS.get(path));
+      asset(exchange, ASSETS.containsKey(path) ? ASSETS.get(path) : VENDOR.get(path));
       return;
     }
     switch (path) {
@@ -141,8 +141,21 @@ final class Console implements AutoCloseable {
     }
   }
 
+  /** CodeMirror's files, from its WebJar: the editor's highlighting and bracket matching. */
+  private static final String CODEMIRROR = "/META-INF/resources/webjars/codemirror/5.65.16/";
+
+  private static final Map<String, String> VENDOR =
+      Map.of(
+          "/console/vendor/codemirror.js", CODEMIRROR + "lib/codemirror.js",
+          "/console/vendor/codemirror.css", CODEMIRROR + "lib/codemirror.css",
+          "/console/vendor/sql.js", CODEMIRROR + "mode/sql/sql.js",
+          "/console/vendor/matchbrackets.js", CODEMIRROR + "addon/edit/matchbrackets.js");
+
   private void asset(HttpExchange exchange, String name) throws IOException {
-    try (InputStream in = Console.class.getResourceAsStream("console/" + name)) {
+    try (InputStream in =
+        name.startsWith("/")
+            ? Console.class.getResourceAsStream(name)
+            : Console.class.getResourceAsStream("console/" + name)) {
       if (in == null) {
         error(exchange, 404, "The console's " + name + " is missing from this build");
         return;

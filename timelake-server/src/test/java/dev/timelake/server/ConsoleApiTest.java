@@ -74,6 +74,12 @@ class ConsoleApiTest {
         .asString()
         .contains("default-src 'self'");
     assertThat(get("/", null).statusCode()).isEqualTo(302);
+    // The editor's files come from the CodeMirror WebJar in the jar.
+    HttpResponse<String> editor = get("/console/vendor/codemirror.js", null);
+    assertThat(editor.statusCode()).isEqualTo(200);
+    assertThat(editor.headers().firstValue("Content-Type"))
+        .hasValue("text/javascript; charset=utf-8");
+    assertThat(get("/console/vendor/sql.js", null).body()).contains("text/x-sql");
     assertThat(get("/console/api/session", null).statusCode()).isEqualTo(401);
     assertThat(get("/console/api/tables", null).statusCode()).isEqualTo(401);
     assertThat(post("/console/api/query", null, "x", "{\"sql\":\"SELECT 1\"}").statusCode())

@@ -129,10 +129,12 @@ class ConsoleBrowserTest {
     wait.until(d -> text("tables").contains("iot.r"));
     assertThat(text("who")).isEqualTo("ada (admin)");
 
-    WebElement editor = browser.findElement(By.id("sql"));
+    // The editor is CodeMirror's: keys go to its input, and SQL keywords are highlighted.
+    WebElement editor = browser.findElement(By.cssSelector(".CodeMirror textarea"));
     editor.sendKeys(
         "SELECT device, time_bucket(INTERVAL '1 hour', time) AS hour, avg(value) AS v"
             + " FROM iot.r GROUP BY ALL ORDER BY ALL");
+    assertThat(browser.findElements(By.cssSelector(".CodeMirror .cm-keyword"))).isNotEmpty();
     editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
     wait.until(d -> text("status").contains("rows"));
     assertThat(text("status")).contains("48 rows").contains("answered from rollups");
@@ -175,7 +177,8 @@ class ConsoleBrowserTest {
             "iot.r: answered from rollup iot.r_1h; raw data for 2026-01-01T12:00:00Z to"
                 + " 2026-01-01T13:00:00Z");
 
-    editor.clear();
+    ((org.openqa.selenium.JavascriptExecutor) browser)
+        .executeScript("document.querySelector('.CodeMirror').CodeMirror.setValue('')");
     editor.sendKeys("SELECT * FROM iot.nope");
     browser.findElement(By.id("run")).click();
     wait.until(d -> !text("error").isEmpty());

@@ -78,8 +78,17 @@ async function loadTables() {
   }
 }
 
+/** The statement in the editor. */
+function sqlText() {
+  return state.editor ? state.editor.getValue() : $("sql").value;
+}
+
+function setSql(text) {
+  if (state.editor) state.editor.setValue(text); else $("sql").value = text;
+}
+
 async function run() {
-  const sql = $("sql").value.trim();
+  const sql = sqlText().trim();
   if (!sql) return;
   remember(sql);
   state.sql = sql;
@@ -517,14 +526,22 @@ document.addEventListener("DOMContentLoaded", () => {
   $("login-form").addEventListener("submit", login);
   $("logout").addEventListener("click", logout);
   $("run").addEventListener("click", run);
-  $("sql").addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      run();
-    }
-  });
+  if (window.CodeMirror) {
+    // Highlighting, bracket matching and line numbers; Ctrl-Enter (Cmd-Enter) runs.
+    state.editor = CodeMirror.fromTextArea($("sql"), {
+      mode: "text/x-sql", lineNumbers: true, matchBrackets: true, indentWithTabs: false,
+      extraKeys: { "Ctrl-Enter": () => run(), "Cmd-Enter": () => run() },
+    });
+  } else {
+    $("sql").addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        run();
+      }
+    });
+  }
   $("history").addEventListener("change", () => {
-    if ($("history").value) $("sql").value = $("history").value;
+    if ($("history").value) setSql($("history").value);
   });
   $("csv").addEventListener("click", () => {
     if (state.result && state.result.columns) navigator.clipboard.writeText(toCsv(state.result));
@@ -536,7 +553,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("cancel").addEventListener("click", () => api("cancel", {}));
   $("maintain-run").addEventListener("click", maintainRun);
   $("query-table").addEventListener("click", () => {
-    $("sql").value = "SELECT * FROM " + state.table + " LIMIT 100";
+    setSql("SELECT * FROM " + state.table + " LIMIT 100");
     run();
     selectTab("table-tab");
   });
