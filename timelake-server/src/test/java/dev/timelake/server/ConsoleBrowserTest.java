@@ -171,6 +171,28 @@ class ConsoleBrowserTest {
     assertThat(browser.findElements(By.cssSelector("#results tbody tr"))).hasSize(48);
     assertThat(text("results")).contains("TIMESTAMP WITH TIME ZONE");
 
+    // A longer result is paged, 100 rows at a time.
+    ((org.openqa.selenium.JavascriptExecutor) browser)
+        .executeScript(
+            "document.querySelector('.CodeMirror').CodeMirror.setValue('SELECT * FROM"
+                + " range(250) r(n)')");
+    browser.findElement(By.id("run")).click();
+    wait.until(d -> text("status").startsWith("250 rows"));
+    assertThat(text("page-info")).isEqualTo("page 1 of 3 (rows 1–100)");
+    assertThat(browser.findElements(By.cssSelector("#results tbody tr"))).hasSize(100);
+    browser.findElement(By.id("page-next")).click();
+    browser.findElement(By.id("page-next")).click();
+    assertThat(text("page-info")).isEqualTo("page 3 of 3 (rows 201–250)");
+    assertThat(browser.findElements(By.cssSelector("#results tbody tr"))).hasSize(50);
+    assertThat(browser.findElement(By.id("page-next")).isEnabled()).isFalse();
+    ((org.openqa.selenium.JavascriptExecutor) browser)
+        .executeScript(
+            "document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])",
+            "SELECT device, time_bucket(INTERVAL '1 hour', time) AS hour, avg(value) AS v"
+                + " FROM iot.r GROUP BY ALL ORDER BY ALL");
+    browser.findElement(By.id("run")).click();
+    wait.until(d -> text("status").startsWith("48 rows"));
+
     click("[data-tab=plan-tab]");
     assertThat(text("sources"))
         .contains(

@@ -139,7 +139,17 @@ async function execute(request) {
   if (!result.columns) loadTables();
 }
 
-function renderTable(result) {
+/** Rows per page of the result table. */
+const PAGE = 100;
+
+function renderTable(result, page = 0) {
+  state.page = page;
+  const pages = result.columns ? Math.max(1, Math.ceil(result.rows.length / PAGE)) : 0;
+  $("pager").classList.toggle("hidden", pages <= 1);
+  $("page-info").textContent = "page " + (page + 1) + " of " + pages
+    + " (rows " + (page * PAGE + 1) + "–" + Math.min(result.rows.length, (page + 1) * PAGE) + ")";
+  $("page-previous").disabled = page === 0;
+  $("page-next").disabled = page >= pages - 1;
   const head = $("results").tHead;
   const body = $("results").tBodies[0];
   head.replaceChildren();
@@ -154,7 +164,7 @@ function renderTable(result) {
     cell.appendChild(type);
     row.appendChild(cell);
   });
-  for (const values of result.rows) {
+  for (const values of result.rows.slice(page * PAGE, (page + 1) * PAGE)) {
     const line = body.insertRow();
     for (const value of values) {
       line.insertCell().textContent = value === null ? "NULL" : String(value);
@@ -549,6 +559,8 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const tab of document.querySelectorAll(".tab")) {
     tab.addEventListener("click", () => selectTab(tab.dataset.tab));
   }
+  $("page-previous").addEventListener("click", () => renderTable(state.result, state.page - 1));
+  $("page-next").addEventListener("click", () => renderTable(state.result, state.page + 1));
   $("maintain").addEventListener("click", maintainPlan);
   $("cancel").addEventListener("click", () => api("cancel", {}));
   $("maintain-run").addEventListener("click", maintainRun);
