@@ -104,6 +104,10 @@ final class ConsoleLakeViews {
                         "label", p.label(), "files", p.files(), "rows", p.rows(), "bytes",
                         p.bytes()))
             .toList());
+    // The work maintenance has to do: files whose rows may share keys, read in overlap groups.
+    List<List<dev.timelake.ReadPlan.ReadFile>> groups = table.readPlan().toDeduplicate();
+    json.put("overlapGroups", groups.size());
+    json.put("filesInOverlapGroups", groups.stream().mapToInt(List::size).sum());
     List<Map<String, Object>> snapshots = new ArrayList<>();
     List<dev.timelake.TableInfo.SnapshotInfo> history = info.snapshots();
     for (int i = history.size() - 1; i >= 0 && snapshots.size() < 50; i--) {

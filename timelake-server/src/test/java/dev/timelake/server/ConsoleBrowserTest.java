@@ -213,11 +213,13 @@ class ConsoleBrowserTest {
     assertThat(text("lake-columns")).contains("series key").contains("time");
     assertThat(text("lake-partitions")).contains("2026-01-01");
     assertThat(browser.findElements(By.cssSelector("#lake-snapshots tbody tr"))).hasSize(2);
+    assertThat(text("lake-overlap")).startsWith("2 files in 1 overlap group");
     browser.findElement(By.id("maintain")).click();
     wait.until(d -> d.findElement(By.id("maintain-run")).isDisplayed());
     assertThat(text("maintain-plan")).isNotEmpty();
     browser.findElement(By.id("maintain-run")).click();
     wait.until(d -> text("maintain-plan").startsWith("Maintained: files 2 → 1"));
+    assertThat(text("lake-overlap")).isEqualTo("No files share keys: every file is read as it is.");
     Files.write(
         Path.of("target", "console-table.png"),
         ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));

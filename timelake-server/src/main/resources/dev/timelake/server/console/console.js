@@ -375,6 +375,11 @@ async function showTable(name) {
     table.rollups.map((r) => [r.name, r.bucket, r.keys.join(", "),
       Object.entries(r.aggregates).map(([k, v]) => k + " = " + v).join(", "), r.filter,
       r.fresh ? "up to date" : "behind the table", r.rows, r.files, refreshButton(r.name)]));
+  $("lake-overlap").textContent = table.filesInOverlapGroups
+    ? table.filesInOverlapGroups + " files in " + table.overlapGroups + " overlap group"
+      + (table.overlapGroups === 1 ? "" : "s") + ": their rows may share keys, so copies are removed"
+      + " on read until maintenance merges them"
+    : "No files share keys: every file is read as it is.";
   grid("lake-partitions", ["partition", "files", "rows", "bytes"],
     table.partitions.map((p) => [p.label, p.files, p.rows, p.bytes]));
   grid("lake-snapshots", ["snapshot", "committed", "operation", "rows added", "rows deleted"],
