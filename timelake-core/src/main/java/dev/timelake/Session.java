@@ -100,6 +100,18 @@ public final class Session implements AutoCloseable {
     return session.timeZone();
   }
 
+  /**
+   * {@link #timeZone()} as a Java zone, in which clients show instants; UTC for a name DuckDB knows
+   * and Java does not.
+   */
+  public java.time.ZoneId zoneId() {
+    try {
+      return java.time.ZoneId.of(session.timeZone());
+    } catch (java.time.DateTimeException e) {
+      return java.time.ZoneOffset.UTC;
+    }
+  }
+
   /** The settings set in this session. */
   public Map<String, String> settings() {
     return session.settings().values();

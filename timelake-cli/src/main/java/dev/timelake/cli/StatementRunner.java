@@ -56,7 +56,7 @@ final class StatementRunner {
     long started = System.nanoTime();
     try (QueryResult result = session.sql(statement)) {
       if (result.hasRows()) {
-        print(result, format.printer(out), zone());
+        print(result, format.printer(out), session.zoneId());
       } else {
         out.println(result.message());
         out.flush();
@@ -69,18 +69,6 @@ final class StatementRunner {
     if (timer) {
       double seconds = (System.nanoTime() - started) / 1e9;
       err.println(String.format(Locale.ROOT, "Run Time: %.3f s", seconds));
-    }
-  }
-
-  /**
-   * The session's TimeZone, in which instants print (as DuckDB's and PostgreSQL's shells show
-   * them); UTC when DuckDB names a zone Java does not know.
-   */
-  private ZoneId zone() {
-    try {
-      return ZoneId.of(session.timeZone());
-    } catch (java.time.DateTimeException e) {
-      return ZoneOffset.UTC;
     }
   }
 

@@ -317,10 +317,12 @@ final class Console implements AutoCloseable {
       send(exchange, 400, failure);
       return;
     }
+    // A zoomed statement is zoomable again; only others are read once more to find out.
     answer.put(
         "zoomable",
-        ConsoleZoom.of(sql, java.time.Instant.EPOCH, java.time.Instant.ofEpochSecond(1), 1)
-            .isPresent());
+        zoomed.isPresent()
+            || ConsoleZoom.of(sql, java.time.Instant.EPOCH, java.time.Instant.ofEpochSecond(1), 1)
+                .isPresent());
     zoomed.ifPresent(
         z -> answer.put("zoom", Map.of("sql", z.sql(), "width", z.width().toSeconds() + " s")));
     send(exchange, 200, answer);

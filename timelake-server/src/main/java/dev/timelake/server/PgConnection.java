@@ -27,6 +27,7 @@ final class PgConnection implements Runnable {
   private final PgCancels cancels;
   private final ServerLimits limits;
   private final java.util.concurrent.ScheduledExecutorService timer;
+  private final StatementTimeout timeout;
   private final int key = RANDOM.nextInt();
   private final int secret = RANDOM.nextInt();
 
@@ -67,13 +68,14 @@ final class PgConnection implements Runnable {
     this.cancels = cancels;
     this.limits = limits;
     this.timer = timer;
+    this.timeout = new StatementTimeout(limits.statementTimeout(), timer);
   }
 
   /** Runs {@code sql} in the session, cancelled when it outlasts the statement timeout. */
   private QueryResult timed(String sql) {
     QueryResult result;
     try {
-      result = new StatementTimeout(limits.statementTimeout(), timer).run(session, sql);
+      result = timeout.run(session, sql);
     } catch (TimelakeException e) {
       if (writes(sql)) {
         IngestMonitor.of(lake).refused("PostgreSQL", forClient(e.getMessage()));
@@ -282,7 +284,7 @@ final class PgConnection implements Runnable {
           try (QueryResult result = timed(sql)) {
             PgResults.notices(out, result);
             if (result.hasRows()) {
-              PgResults.sendRows(out, result, zone(session));
+              PgResults.sendRows(out, result, session.zoneId());
             } else {
               out.begin('C').string(PgResults.tag(result)).end();
             }
@@ -299,7 +301,7 @@ final class PgConnection implements Runnable {
         () -> {
           try (QueryResult result = timed(PgCopyOut.query(lake, copy))) {
             PgResults.notices(out, result);
-            PgCopyOut.send(out, result, copy, zone(session));
+            PgCopyOut.send(out, result, copy, session.zoneId());
           }
         });
   }
@@ -367,16 +369,5 @@ final class PgConnection implements Runnable {
     char status = session == null ? 'I' : session.transactionState().status();
     out.begin('Z').int8(status).end();
     out.flush();
-  }
-
-  /**
-   * The session's TimeZone, in which text results show instants; UTC when Java does not know it.
-   */
-  static java.time.ZoneId zone(Session session) {
-    try {
-      return java.time.ZoneId.of(session.timeZone());
-    } catch (java.time.DateTimeException e) {
-      return java.time.ZoneOffset.UTC;
-    }
   }
 }

@@ -150,8 +150,7 @@ final class PgExtendedQuery {
     portal.run(runner);
     PgResults.notices(out, portal.result);
     if (portal.result.hasRows()) {
-      PgResults.dataRows(
-          out, portal.result, portal.oids(), portal.formats, PgConnection.zone(session));
+      PgResults.dataRows(out, portal.result, portal.oids(), portal.formats, session.zoneId());
     } else {
       out.begin('C').string(PgResults.tag(portal.result)).end();
     }
