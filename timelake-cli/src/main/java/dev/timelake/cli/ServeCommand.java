@@ -77,7 +77,8 @@ final class ServeCommand extends LakeCommand {
       paramLabel = "FILE",
       description =
           "A users file: name:SCRAM-SHA-256$… lines, as `timelake hash-password NAME` prints"
-              + " them (with or without TIMELAKE_PASSWORD).")
+              + " them (with or without TIMELAKE_PASSWORD); read again when it changes, so"
+              + " users are added, removed or given new passwords without a restart.")
   private java.nio.file.Path usersFile;
 
   @Option(

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The web console's logins: a random token per login (the session cookie), each with its own CSRF
  * token and a Timelake session under the user's access, so that {@code SET} lasts across queries as
  * in psql. A login ends at logout, after {@link #IDLE} without a request, or when the user's
- * password or role is no longer what it was at login.
+ * password or role is no longer what it was at login (the users file is read again when it
+ * changes).
  */
 final class ConsoleSessions implements AutoCloseable {
   /** How long a login lasts without a request. */
@@ -42,7 +43,7 @@ final class ConsoleSessions implements AutoCloseable {
     final String token;
     final String csrf;
     final ClientAccess access;
-    private final Object secret;
+    private final String secret;
     private final Session session;
     private volatile Instant lastUsed;
 
@@ -50,7 +51,7 @@ final class ConsoleSessions implements AutoCloseable {
         String token,
         String csrf,
         ClientAccess access,
-        Object secret,
+        String secret,
         Session session,
         Instant now) {
       this.token = token;
@@ -81,13 +82,7 @@ final class ConsoleSessions implements AutoCloseable {
     sweep();
     ClientAccess access = credentials.accessOf(user);
     Login login =
-        new Login(
-            token(),
-            token(),
-            access,
-            credentials.secretOf(user).orElse(null),
-            lake.newSession(access),
-            clock.instant());
+        new Login(token(), token(), access, secret(user), lake.newSession(access), clock.instant());
     logins.put(login.token, login);
     return login;
   }
@@ -107,8 +102,7 @@ final class ConsoleSessions implements AutoCloseable {
     Instant now = clock.instant();
     boolean stale =
         login.lastUsed.plus(IDLE).isBefore(now)
-            || !java.util.Objects.equals(
-                credentials.secretOf(login.access.user()).orElse(null), login.secret)
+            || !java.util.Objects.equals(secret(login.access.user()), login.secret)
             || !credentials.accessOf(login.access.user()).equals(login.access);
     if (stale) {
       end(token);
@@ -116,6 +110,11 @@ final class ConsoleSessions implements AutoCloseable {
     }
     login.lastUsed = now;
     return Optional.of(login);
+  }
+
+  /** {@code user}'s verifier as the users file writes it: equal when the password is unchanged. */
+  private String secret(String user) {
+    return credentials.secretOf(user).map(ScramSecret::text).orElse(null);
   }
 
   /** Ends the login {@code token} names, if any. */

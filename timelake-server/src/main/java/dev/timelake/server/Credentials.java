@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -33,34 +35,89 @@ public final class Credentials {
   /** The variable holding the password. */
   public static final String PASSWORD_VARIABLE = "TIMELAKE_PASSWORD";
 
-  private final Map<String, ScramSecret> users;
-  private final Optional<ScramSecret> anyUser;
+  /**
+   * One reading of the users: their verifiers, roles, and the passwords already checked against
+   * them (by digest of user and password: PBKDF2 once, not per request). A new reading of the users
+   * file starts with no password checked, so a changed password is checked afresh.
+   */
+  private record Users(
+      Map<String, ScramSecret> users,
+      Optional<ScramSecret> anyUser,
+      Map<String, ClientAccess> roles,
+      Set<String> withoutRole,
+      Set<String> admitted) {
+    Users(
+        Map<String, ScramSecret> users,
+        Optional<ScramSecret> anyUser,
+        Map<String, ClientAccess> roles,
+        Set<String> withoutRole) {
+      this(
+          Map.copyOf(users),
+          anyUser,
+          Map.copyOf(roles),
+          Set.copyOf(withoutRole),
+          ConcurrentHashMap.newKeySet());
+    }
 
-  /** What each listed user may do; users not in it (and any-name logins) are admins. */
-  private final Map<String, ClientAccess> roles;
+    static final Users NONE = new Users(Map.of(), Optional.empty(), Map.of(), Set.of());
 
-  /** Users of a file whose line gives no role: admins, as before roles existed. */
-  private final Set<String> withoutRole;
+    /** These users and those of {@code other}; a user in both keeps this one's password. */
+    Users and(Users other) {
+      Map<String, ScramSecret> merged = new LinkedHashMap<>(other.users);
+      merged.putAll(users);
+      Map<String, ClientAccess> mergedRoles = new LinkedHashMap<>(other.roles);
+      Set<String> mergedWithoutRole = new java.util.TreeSet<>(other.withoutRole);
+      for (String user : users.keySet()) {
+        mergedRoles.remove(user);
+        mergedWithoutRole.remove(user);
+      }
+      mergedRoles.putAll(roles);
+      mergedWithoutRole.addAll(withoutRole);
+      return new Users(merged, anyUser.or(() -> other.anyUser), mergedRoles, mergedWithoutRole);
+    }
+  }
 
-  /** Passwords already checked, by digest of user and password: PBKDF2 once, not per request. */
-  private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+  /** What the users file looked like when it was read: a change of any of these reads it again. */
+  private record FileStamp(Object key, long size, FileTime modified) {
+    static Optional<FileStamp> of(Path file) {
+      try {
+        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        return Optional.of(
+            new FileStamp(attributes.fileKey(), attributes.size(), attributes.lastModifiedTime()));
+      } catch (IOException e) {
+        return Optional.empty();
+      }
+    }
+  }
+
+  /** The users file's reading (users and stamp), and those merged with {@link #extra}. */
+  private record Reading(Users fromFile, Optional<FileStamp> stamp, Users merged) {}
+
+  private static final System.Logger LOG = System.getLogger(Credentials.class.getName());
+
+  /** The users file, read again when it changes; empty for credentials from the environment. */
+  private final Optional<Path> file;
+
+  /** Users beside the file's (the environment's); the file's win. */
+  private final Users extra;
+
+  private volatile Reading reading;
 
   /** Failed logins per address, for every server these credentials guard. */
   private final LoginThrottle throttle = new LoginThrottle(Clock.systemUTC());
 
-  private Credentials(
-      Map<String, ScramSecret> users,
-      Optional<ScramSecret> anyUser,
-      Map<String, ClientAccess> roles,
-      Set<String> withoutRole) {
-    this.users = Map.copyOf(users);
-    this.anyUser = anyUser;
-    this.roles = Map.copyOf(roles);
-    this.withoutRole = Set.copyOf(withoutRole);
+  private Credentials(Optional<Path> file, Reading reading, Users extra) {
+    this.file = file;
+    this.reading = reading;
+    this.extra = extra;
   }
 
   private Credentials(Map<String, ScramSecret> users, Optional<ScramSecret> anyUser) {
-    this(users, anyUser, Map.of(), Set.of());
+    this(Optional.empty(), fixed(new Users(users, anyUser, Map.of(), Set.of())), Users.NONE);
+  }
+
+  private static Reading fixed(Users users) {
+    return new Reading(users, Optional.empty(), users);
   }
 
   /** One user ({@code user} null or empty: any name) with {@code password}. */
@@ -83,11 +140,20 @@ public final class Credentials {
 
   /**
    * Reads a users file: one {@code name:SCRAM-SHA-256$…} per line ({@code timelake hash-password}
-   * prints them); blank lines and lines starting with {@code #} are skipped.
+   * prints them); blank lines and lines starting with {@code #} are skipped. The file is read again
+   * whenever it has changed when a login is checked, so a user removed from it, or given another
+   * password or role, is refused from then on (and the web console's logins of that user end); a
+   * file that no longer reads leaves the users of its last good reading, with a warning logged.
    *
    * @throws IllegalArgumentException naming the file and line of a malformed entry
    */
   public static Credentials fromFile(Path file) throws IOException {
+    Optional<FileStamp> stamp = FileStamp.of(file);
+    Users users = read(file);
+    return new Credentials(Optional.of(file), new Reading(users, stamp, users), Users.NONE);
+  }
+
+  private static Users read(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     Map<String, ScramSecret> users = new LinkedHashMap<>();
     Map<String, ClientAccess> roles = new LinkedHashMap<>();
@@ -118,7 +184,40 @@ public final class Credentials {
     if (users.isEmpty()) {
       throw new IllegalArgumentException(file + " lists no users");
     }
-    return new Credentials(users, Optional.empty(), roles, withoutRole);
+    return new Users(users, Optional.empty(), roles, withoutRole);
+  }
+
+  /** The users now: the users file read again first when it has changed since the last reading. */
+  private Users current() {
+    Reading now = reading;
+    if (file.isEmpty()) {
+      return now.merged();
+    }
+    Optional<FileStamp> stamp = FileStamp.of(file.get());
+    if (stamp.equals(now.stamp())) {
+      return now.merged();
+    }
+    synchronized (this) {
+      now = reading;
+      if (!stamp.equals(now.stamp())) {
+        Users fromFile = now.fromFile();
+        try {
+          fromFile = read(file.get());
+          LOG.log(System.Logger.Level.INFO, "Read the users file " + file.get() + " again");
+        } catch (IOException | IllegalArgumentException e) {
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "The users file "
+                  + file.get()
+                  + " changed and cannot be read ("
+                  + e.getMessage()
+                  + "); its last good reading still holds");
+        }
+        now = new Reading(fromFile, stamp, fromFile.and(extra));
+        reading = now;
+      }
+      return now.merged();
+    }
   }
 
   /** A user's {@code role=…} and {@code namespaces=…} fields; empty when the line gives no role. */
@@ -164,27 +263,23 @@ public final class Credentials {
 
   /** What {@code user}, logged in, may do: its role (an admin when the file gives none). */
   public ClientAccess accessOf(String user) {
-    return roles.getOrDefault(user, ClientAccess.of(user, Role.ADMIN));
+    return current().roles().getOrDefault(user, ClientAccess.of(user, Role.ADMIN));
   }
 
   /** The users of a file whose line gives no role (admins); a server warns about them. */
   public Set<String> usersWithoutRole() {
-    return withoutRole;
+    return current().withoutRole();
   }
 
-  /** These users and those of {@code other}; a user in both keeps this one's password. */
+  /**
+   * These users and those of {@code other}, which is read once (the environment's); a user in both
+   * keeps this one's password. A users file of these is still read again when it changes.
+   */
   public Credentials and(Credentials other) {
-    Map<String, ScramSecret> merged = new LinkedHashMap<>(other.users);
-    merged.putAll(users);
-    Map<String, ClientAccess> mergedRoles = new LinkedHashMap<>(other.roles);
-    Set<String> mergedWithoutRole = new java.util.TreeSet<>(other.withoutRole);
-    for (String user : users.keySet()) {
-      mergedRoles.remove(user);
-      mergedWithoutRole.remove(user);
-    }
-    mergedRoles.putAll(roles);
-    mergedWithoutRole.addAll(withoutRole);
-    return new Credentials(merged, anyUser.or(() -> other.anyUser), mergedRoles, mergedWithoutRole);
+    Users merged = extra.and(other.current());
+    Reading now = reading;
+    return new Credentials(
+        file, new Reading(now.fromFile(), now.stamp(), now.fromFile().and(merged)), merged);
   }
 
   /** A secret key of this server's, for {@link #decoy}. */
@@ -216,8 +311,9 @@ public final class Credentials {
 
   /** The verifier {@code user} logs in with, if that user may log in. */
   Optional<ScramSecret> secretOf(String user) {
-    ScramSecret secret = users.get(user);
-    return secret != null ? Optional.of(secret) : anyUser;
+    Users now = current();
+    ScramSecret secret = now.users().get(user);
+    return secret != null ? Optional.of(secret) : now.anyUser();
   }
 
   /** True when {@code user} may log in with {@code password}. */
@@ -225,13 +321,19 @@ public final class Credentials {
     if (password == null || password.isEmpty()) {
       return false;
     }
+    Users now = current();
     String key = digest(user + "\u0000" + password);
-    if (admitted.contains(key)) {
+    if (now.admitted().contains(key)) {
       return true;
     }
-    boolean matches = secretOf(user).map(secret -> secret.matches(password)).orElse(false);
+    ScramSecret secret = now.users().get(user);
+    boolean matches =
+        Optional.ofNullable(secret)
+            .or(now::anyUser)
+            .map(known -> known.matches(password))
+            .orElse(false);
     if (matches) {
-      admitted.add(key);
+      now.admitted().add(key);
     }
     return matches;
   }
@@ -241,23 +343,21 @@ public final class Credentials {
    * or the empty name when any name may log in with it.
    */
   Optional<String> userOfToken(String password) {
-    if (anyUser.isPresent() && admits("", password)) {
+    Users now = current();
+    if (now.anyUser().isPresent() && admits("", password)) {
       return Optional.of("");
     }
-    return users.keySet().stream().filter(user -> admits(user, password)).findFirst();
+    return now.users().keySet().stream().filter(user -> admits(user, password)).findFirst();
   }
 
   /** True when {@code password} is the password of some user: an InfluxDB 2 token names no user. */
   boolean admitsToken(String password) {
-    if (anyUser.isPresent() && admits("", password)) {
-      return true;
-    }
-    return users.keySet().stream().anyMatch(user -> admits(user, password));
+    return userOfToken(password).isPresent();
   }
 
   /** The names of the listed users (none when any name may log in with the one password). */
   public Set<String> users() {
-    return users.keySet();
+    return current().users().keySet();
   }
 
   private static String digest(String text) {

@@ -164,6 +164,32 @@ class ConsoleApiTest {
   }
 
   @Test
+  void aCookieIsDeadAfterTheUsersFileChangesItsUser() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    Login rob = loggedIn("rob", "rob pw");
+    Path users = folder.resolve("users.txt");
+    String adasLine = Files.readAllLines(users).get(0);
+    Files.write(
+        users,
+        List.of(
+            adasLine,
+            "rob:" + ScramSecret.of("rob's new pw").text() + " role=read namespaces=iot"));
+    Files.setLastModifiedTime(
+        users,
+        java.nio.file.attribute.FileTime.fromMillis(
+            Files.getLastModifiedTime(users).toMillis() + 2_000));
+
+    assertThat(get("/console/api/session", rob.cookie()).statusCode()).isEqualTo(401);
+    assertThat(
+            post("/console/api/query", rob.cookie(), rob.csrf(), "{\"sql\":\"SELECT 1\"}")
+                .statusCode())
+        .isEqualTo(401);
+    // A user whose line did not change stays logged in; the new password logs in.
+    assertThat(get("/console/api/session", ada.cookie()).statusCode()).isEqualTo(200);
+    assertThat(loggedIn("rob", "rob's new pw").cookie()).isNotEqualTo(rob.cookie());
+  }
+
+  @Test
   void consoleSqlFollowsTheUsersRoleAndTheServersFileRules() throws Exception {
     Path outside = Files.createTempFile("timelake-outside", ".csv");
     Files.writeString(outside, "secret\n1\n");

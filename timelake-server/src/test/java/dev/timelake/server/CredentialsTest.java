@@ -52,6 +52,46 @@ class CredentialsTest {
         .hasMessageContaining("'pg_catalog' is a reserved name");
   }
 
+  @Test
+  void aChangedUsersFileIsReadAgainAtTheNextLoginCheck() throws Exception {
+    Credentials users = read("ada:" + SECRET + " role=admin", "rob:" + SECRET + " role=read");
+    Credentials withEnvironment = users.and(new Credentials("env", "env pw"));
+    assertThat(withEnvironment.admits("rob", "pw")).isTrue();
+
+    rewrite(
+        "ada:" + ScramSecret.of("new pw").text() + " role=read", "cy:" + SECRET + " role=write");
+
+    for (Credentials credentials : java.util.List.of(users, withEnvironment)) {
+      assertThat(credentials.admits("rob", "pw")).as("a removed user").isFalse();
+      assertThat(credentials.admits("ada", "pw")).as("an old password").isFalse();
+      assertThat(credentials.admits("ada", "new pw")).isTrue();
+      assertThat(credentials.accessOf("ada").role()).isEqualTo(Role.READ);
+      assertThat(credentials.admits("cy", "pw")).as("an added user").isTrue();
+    }
+    // The environment's user stays beside the file's.
+    assertThat(withEnvironment.admits("env", "env pw")).isTrue();
+    assertThat(users.admits("env", "env pw")).isFalse();
+  }
+
+  @Test
+  void aUsersFileThatNoLongerReadsLeavesItsLastGoodUsers() throws Exception {
+    Credentials users = read("ada:" + SECRET + " role=admin");
+    rewrite("ada:" + SECRET + " role=root");
+    assertThat(users.admits("ada", "pw")).isTrue();
+    assertThat(users.accessOf("ada").role()).isEqualTo(Role.ADMIN);
+    Files.delete(folder.resolve("users.txt"));
+    assertThat(users.admits("ada", "pw")).isTrue();
+  }
+
+  /** Writes the users file anew, its modification time moved on so that a change shows. */
+  private void rewrite(String... lines) throws Exception {
+    Path file = folder.resolve("users.txt");
+    java.nio.file.attribute.FileTime before = Files.getLastModifiedTime(file);
+    Files.write(file, java.util.List.of(lines));
+    Files.setLastModifiedTime(
+        file, java.nio.file.attribute.FileTime.fromMillis(before.toMillis() + 2_000));
+  }
+
   private Credentials read(String... lines) throws Exception {
     Path file = folder.resolve("users.txt");
     Files.write(file, java.util.List.of(lines));
