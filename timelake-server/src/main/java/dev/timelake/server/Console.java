@@ -43,8 +43,11 @@ final class Console implements AutoCloseable {
   /** The largest request body the console reads: a statement, not data. */
   static final int MAX_BODY = 256 << 10;
 
-  /** At most this many rows of a result go to the page. */
-  static final int MAX_ROWS = 10_000;
+  /**
+   * At most this many rows of a result go to the page with its answer (enough for a chart); the
+   * page reads further rows a page at a time from the result the server keeps open.
+   */
+  static final int FIRST_ROWS = 10_000;
 
   private static final Map<String, String> ASSETS =
       Map.of(
@@ -128,6 +131,7 @@ final class Console implements AutoCloseable {
       case "/console/api/logout" -> logout(exchange);
       case "/console/api/cancel" -> cancel(exchange);
       case "/console/api/query" -> query(exchange, work);
+      case "/console/api/rows" -> rows(exchange);
       case "/console/api/tables" -> withLogin(exchange, views::tables);
       case "/console/api/ingest" -> withLogin(exchange, views::ingest);
       case "/console/api/table" -> withLogin(exchange, views::table);
@@ -300,13 +304,7 @@ final class Console implements AutoCloseable {
     long started = System.nanoTime();
     Map<String, Object> answer;
     try {
-      answer =
-          login.withSession(
-              session -> {
-                try (QueryResult result = timeout.run(session, statement)) {
-                  return answer(result, started);
-                }
-              });
+      answer = login.query(session -> answer(login, timeout.run(session, statement), started));
     } catch (AccessDeniedException e) {
       error(exchange, 403, forClient(e.getMessage()));
       return;
@@ -328,37 +326,96 @@ final class Console implements AutoCloseable {
     send(exchange, 200, answer);
   }
 
-  /** A query's answer for the page: columns, types, rows (at most {@link #MAX_ROWS}), the plan. */
-  private static Map<String, Object> answer(QueryResult result, long started) {
+  /**
+   * A query's answer for the page: columns, types, the first {@link #FIRST_ROWS} rows, the plan;
+   * when more rows follow, the login keeps the result open as a cursor the page reads on.
+   */
+  private static Map<String, Object> answer(
+      ConsoleSessions.Login login, QueryResult result, long started) {
     Map<String, Object> answer = new LinkedHashMap<>();
-    List<List<Object>> rows = new ArrayList<>();
-    boolean truncated = false;
-    if (result.hasRows()) {
-      int columns = result.columnNames().size();
-      while (result.next()) {
-        if (rows.size() == MAX_ROWS) {
-          truncated = true;
-          break;
+    List<List<Object>> rows = List.of();
+    boolean kept = false;
+    try {
+      if (result.hasRows()) {
+        ConsoleCursor cursor = ConsoleCursor.over(result);
+        try {
+          rows = cursor.rows(0, FIRST_ROWS);
+        } catch (IOException e) {
+          cursor.close();
+          throw new java.io.UncheckedIOException(e);
         }
-        List<Object> row = new ArrayList<>(columns);
-        for (int i = 0; i < columns; i++) {
-          row.add(json(result.value(i)));
+        boolean more = cursor.rowsRead() > FIRST_ROWS;
+        answer.put("columns", result.columnNames());
+        answer.put("types", result.columnTypes());
+        answer.put("more", more);
+        if (more) {
+          answer.put("cursor", login.keep(cursor));
+          kept = true;
+        } else {
+          cursor.close();
         }
-        rows.add(row);
+      } else {
+        answer.put("message", result.message());
       }
-      answer.put("columns", result.columnNames());
-      answer.put("types", result.columnTypes());
-    } else {
-      answer.put("message", result.message());
+      answer.put("rows", rows);
+      answer.put("pageRows", ConsoleCursor.PAGE);
+      answer.put("elapsedMs", (System.nanoTime() - started) / 1e6);
+      answer.put("routed", result.isRouted());
+      answer.put("plan", plan(result.plan()));
+      answer.put("explanation", result.explanation());
+      answer.put("warnings", result.warnings());
+      return answer;
+    } finally {
+      if (!kept) {
+        result.close();
+      }
     }
-    answer.put("rows", rows);
-    answer.put("truncated", truncated);
-    answer.put("elapsedMs", (System.nanoTime() - started) / 1e6);
-    answer.put("routed", result.isRouted());
-    answer.put("plan", plan(result.plan()));
-    answer.put("explanation", result.explanation());
-    answer.put("warnings", result.warnings());
-    return answer;
+  }
+
+  /**
+   * {@code {"cursor": n, "offset": k}}: a page of the result the login's last query left open, read
+   * on from the result as far as needed.
+   */
+  private void rows(HttpExchange exchange) throws IOException {
+    Optional<Posted> posted = posted(exchange);
+    if (posted.isEmpty()) {
+      return;
+    }
+    JsonNode body = posted.get().body();
+    long offset = body.path("offset").asLong(-1);
+    if (!body.path("cursor").canConvertToLong() || offset < 0) {
+      error(
+          exchange,
+          400,
+          "Ask for a page as {\"cursor\": N, \"offset\": K} with the cursor a query's answer"
+              + " gave and K ≥ 0");
+      return;
+    }
+    Optional<Map<String, Object>> page =
+        posted
+            .get()
+            .login()
+            .withCursor(
+                body.path("cursor").asLong(),
+                cursor -> {
+                  Map<String, Object> answer = new LinkedHashMap<>();
+                  answer.put("offset", offset);
+                  answer.put("rows", cursor.rows(offset, ConsoleCursor.PAGE));
+                  answer.put("rowsRead", cursor.rowsRead());
+                  answer.put("more", cursor.rowsRead() > offset + ConsoleCursor.PAGE);
+                  answer.put("cut", cursor.cut());
+                  return answer;
+                });
+    if (page.isEmpty()) {
+      error(
+          exchange,
+          409,
+          "That result is closed (another query ran, or it was not read for "
+              + ConsoleSessions.CURSOR_IDLE.toMinutes()
+              + " minutes): run the query again");
+      return;
+    }
+    send(exchange, 200, page.get());
   }
 
   /** The typed plan's fields the page shows: reads (files, pruning, dedup) and routes. */

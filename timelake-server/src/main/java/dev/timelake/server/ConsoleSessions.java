@@ -23,6 +23,9 @@ final class ConsoleSessions implements AutoCloseable {
   /** How long a login lasts without a request. */
   static final Duration IDLE = Duration.ofHours(8);
 
+  /** How long a result the page pages through stays open without being read. */
+  static final Duration CURSOR_IDLE = Duration.ofMinutes(10);
+
   /** At most this many logins at once; the oldest idle one ends first. */
   static final int MAX_LOGINS = 256;
 
@@ -62,9 +65,67 @@ final class ConsoleSessions implements AutoCloseable {
       this.lastUsed = now;
     }
 
+    /** The result the page is paging through, if any; its number, and when it was last read. */
+    private ConsoleCursor cursor;
+
+    private long cursorNumber;
+    private volatile Instant cursorUsed;
+
     /** Runs {@code work} with the login's session, one statement at a time. */
     synchronized <T> T withSession(java.util.function.Function<Session, T> work) {
       return work.apply(session);
+    }
+
+    /**
+     * Runs one statement: the result paged before is closed first, and {@code work} may keep the
+     * new one open as a cursor ({@link #keep}).
+     */
+    synchronized <T> T query(java.util.function.Function<Session, T> work) {
+      dropCursor();
+      return work.apply(session);
+    }
+
+    /** Keeps {@code cursor} open for the page to read on; its number names it to the page. */
+    synchronized long keep(ConsoleCursor cursor) {
+      dropCursor();
+      this.cursor = cursor;
+      this.cursorUsed = Instant.now();
+      return ++cursorNumber;
+    }
+
+    /** The cursor {@code number} names, when it is still the login's latest. */
+    synchronized <T> Optional<T> withCursor(long number, CursorWork<T> work)
+        throws java.io.IOException {
+      if (cursor == null || number != cursorNumber) {
+        return Optional.empty();
+      }
+      cursorUsed = Instant.now();
+      return Optional.of(work.apply(cursor));
+    }
+
+    /** What the page does with a cursor. */
+    interface CursorWork<T> {
+      T apply(ConsoleCursor cursor) throws java.io.IOException;
+    }
+
+    private synchronized void dropCursor() {
+      if (cursor != null) {
+        cursor.close();
+        cursor = null;
+      }
+      cursorUsed = null;
+    }
+
+    /** Closes the cursor when the page has not read it for {@link #CURSOR_IDLE}. */
+    private void dropCursorIdleSince(Instant limit) {
+      Instant used = cursorUsed;
+      if (used != null && used.isBefore(limit)) {
+        synchronized (this) {
+          if (cursorUsed != null && cursorUsed.isBefore(limit)) {
+            dropCursor();
+          }
+        }
+      }
     }
 
     /** Cancels the statement the login runs, if any; the page's Cancel button. */
@@ -73,6 +134,7 @@ final class ConsoleSessions implements AutoCloseable {
     }
 
     private synchronized void close() {
+      dropCursor();
       session.close();
     }
   }
@@ -109,6 +171,7 @@ final class ConsoleSessions implements AutoCloseable {
       return Optional.empty();
     }
     login.lastUsed = now;
+    login.dropCursorIdleSince(Instant.now().minus(CURSOR_IDLE));
     return Optional.of(login);
   }
 
@@ -127,6 +190,8 @@ final class ConsoleSessions implements AutoCloseable {
 
   private void sweep() {
     Instant now = clock.instant();
+    Instant idleCursors = Instant.now().minus(CURSOR_IDLE);
+    logins.values().forEach(login -> login.dropCursorIdleSince(idleCursors));
     logins.values().stream()
         .filter(login -> login.lastUsed.plus(IDLE).isBefore(now))
         .map(login -> login.token)

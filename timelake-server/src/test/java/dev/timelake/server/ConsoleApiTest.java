@@ -133,6 +133,66 @@ class ConsoleApiTest {
   }
 
   @Test
+  void aMillionRowResultIsReadAPageAtATimeFromTheServer() throws Exception {
+    Login ada = loggedIn("ada", "ada pw");
+    HttpResponse<String> answer =
+        post(
+            "/console/api/query",
+            ada.cookie(),
+            ada.csrf(),
+            "{\"sql\":\"SELECT range AS i, 'v' || range AS label FROM range(1000000)\"}");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    JsonNode first = JSON.readTree(answer.body());
+    assertThat(first.get("rows").size()).isEqualTo(Console.FIRST_ROWS);
+    assertThat(first.get("more").asBoolean()).isTrue();
+    long cursor = first.get("cursor").asLong();
+
+    JsonNode middle = page(ada, cursor, 500_050);
+    assertThat(middle.get("rows").size()).isEqualTo(ConsoleCursor.PAGE);
+    assertThat(middle.get("rows").get(0).toString()).isEqualTo("[500050,\"v500050\"]");
+    assertThat(middle.get("more").asBoolean()).isTrue();
+    // A page read before is read again from the server's spool, not from the query.
+    assertThat(page(ada, cursor, 10_000).get("rows").get(99).toString())
+        .isEqualTo("[10099,\"v10099\"]");
+    JsonNode last = page(ada, cursor, 999_950);
+    assertThat(last.get("rows").size()).isEqualTo(50);
+    assertThat(last.get("more").asBoolean()).isFalse();
+    assertThat(last.get("rowsRead").asLong()).isEqualTo(1_000_000);
+    assertThat(page(ada, cursor, 2_000_000).get("rows").size()).isZero();
+
+    // Another query closes the result; its pages are gone, and a clear refusal says so.
+    post("/console/api/query", ada.cookie(), ada.csrf(), "{\"sql\":\"SELECT 1\"}");
+    HttpResponse<String> gone =
+        post(
+            "/console/api/rows",
+            ada.cookie(),
+            ada.csrf(),
+            "{\"cursor\":" + cursor + ",\"offset\":0}");
+    assertThat(gone.statusCode()).isEqualTo(409);
+    assertThat(gone.body()).contains("run the query again");
+    HttpResponse<String> malformed =
+        post("/console/api/rows", ada.cookie(), ada.csrf(), "{\"offset\":-1}");
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    // A small result keeps no cursor.
+    JsonNode small =
+        JSON.readTree(
+            post("/console/api/query", ada.cookie(), ada.csrf(), "{\"sql\":\"SELECT 1\"}").body());
+    assertThat(small.get("more").asBoolean()).isFalse();
+    assertThat(small.has("cursor")).isFalse();
+  }
+
+  private JsonNode page(Login login, long cursor, long offset) throws Exception {
+    HttpResponse<String> answer =
+        post(
+            "/console/api/rows",
+            login.cookie(),
+            login.csrf(),
+            "{\"cursor\":" + cursor + ",\"offset\":" + offset + "}");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return JSON.readTree(answer.body());
+  }
+
+  @Test
   void aForgedCrossSitePostIsRefused() throws Exception {
     Login ada = loggedIn("ada", "ada pw");
     String drop = "{\"sql\":\"DROP TABLE iot.r\"}";

@@ -130,7 +130,7 @@ async function execute(request) {
   state.zoom = null;
   const result = answer.json;
   $("status").textContent = result.columns
-    ? result.rows.length + (result.truncated ? "+ rows (first shown)" : " rows") + " in "
+    ? result.rows.length + (result.more ? "+ rows (more a page at a time)" : " rows") + " in "
       + result.elapsedMs.toFixed(1) + " ms" + (result.routed ? " — answered from rollups" : "")
     : (result.message || "done") + " (" + result.elapsedMs.toFixed(1) + " ms)";
   renderTable(result);
@@ -139,17 +139,38 @@ async function execute(request) {
   if (!result.columns) loadTables();
 }
 
-/** Rows per page of the result table. */
+/** Rows per page of the result table (the server's pages are as long). */
 const PAGE = 100;
 
-function renderTable(result, page = 0) {
+/**
+ * Shows page `page` of the result: from the rows the answer brought, or, past them, one page the
+ * server reads on from the result it keeps open (the page never holds more than the answer's rows
+ * and the page shown).
+ */
+async function renderTable(result, page = 0) {
+  const loaded = result.columns ? result.rows.length : 0;
+  let rows = result.rows ? result.rows.slice(page * PAGE, (page + 1) * PAGE) : [];
+  let more = page * PAGE + rows.length < loaded || result.more;
+  let known = result.more ? null : loaded;
+  if (result.columns && page * PAGE >= loaded && result.more) {
+    const answer = await api("rows", { cursor: result.cursor, offset: page * PAGE });
+    if (answer.status !== 200) {
+      $("error").textContent = answer.json.error || ("HTTP " + answer.status);
+      return;
+    }
+    rows = answer.json.rows;
+    more = answer.json.more;
+    if (!more) known = answer.json.rowsRead;
+    if (answer.json.cut) $("error").textContent = "The result was cut short after "
+      + answer.json.rowsRead + " rows; narrow the query";
+  }
   state.page = page;
-  const pages = result.columns ? Math.max(1, Math.ceil(result.rows.length / PAGE)) : 0;
-  $("pager").classList.toggle("hidden", pages <= 1);
-  $("page-info").textContent = "page " + (page + 1) + " of " + pages
-    + " (rows " + (page * PAGE + 1) + "–" + Math.min(result.rows.length, (page + 1) * PAGE) + ")";
+  const pages = known === null ? null : Math.max(1, Math.ceil(known / PAGE));
+  $("pager").classList.toggle("hidden", !result.columns || pages === 1);
+  $("page-info").textContent = "page " + (page + 1) + " of " + (pages === null ? "many" : pages)
+    + " (rows " + (page * PAGE + 1) + "–" + (page * PAGE + rows.length) + ")";
   $("page-previous").disabled = page === 0;
-  $("page-next").disabled = page >= pages - 1;
+  $("page-next").disabled = !more;
   const head = $("results").tHead;
   const body = $("results").tBodies[0];
   head.replaceChildren();
@@ -164,7 +185,7 @@ function renderTable(result, page = 0) {
     cell.appendChild(type);
     row.appendChild(cell);
   });
-  for (const values of result.rows.slice(page * PAGE, (page + 1) * PAGE)) {
+  for (const values of rows) {
     const line = body.insertRow();
     for (const value of values) {
       line.insertCell().textContent = value === null ? "NULL" : String(value);
