@@ -312,6 +312,15 @@ final class Console implements AutoCloseable {
       Map<String, Object> failure = new LinkedHashMap<>();
       failure.put("error", forClient(e.getMessage()));
       failure.put("code", e.code().name());
+      // A zoomed statement is the console's rewrite: a place in it is not one in the editor.
+      if (zoomed.isEmpty()) {
+        StatementPosition.of(sql, e)
+            .ifPresent(
+                at ->
+                    failure.put(
+                        "position",
+                        Map.of("offset", at.offset(), "line", at.line(), "column", at.column())));
+      }
       send(exchange, 400, failure);
       return;
     }

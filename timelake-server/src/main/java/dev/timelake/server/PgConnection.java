@@ -254,15 +254,19 @@ final class PgConnection implements Runnable {
     if (statements.isEmpty()) {
       out.begin('I').end(); // EmptyQueryResponse
     }
+    int from = 0;
     for (String statement : statements) {
-      if (!run(in, statement)) {
+      int at = text.indexOf(statement, from);
+      from = Math.max(from, at);
+      if (!run(in, statement, at)) {
         break;
       }
     }
     ready();
   }
 
-  private boolean run(DataInputStream in, String sql) throws IOException {
+  /** Runs {@code sql}, which starts at {@code offset} of the query string (-1: not known). */
+  private boolean run(DataInputStream in, String sql, int offset) throws IOException {
     Optional<PgCopyStatement> copy;
     try {
       copy = PgCopyParser.parse(sql);
@@ -280,6 +284,8 @@ final class PgConnection implements Runnable {
       return copyOut(toClient);
     }
     return answered(
+        sql,
+        offset,
         () -> {
           try (QueryResult result = timed(sql)) {
             PgResults.notices(out, result);
@@ -298,6 +304,8 @@ final class PgConnection implements Runnable {
    */
   private boolean copyOut(PgCopyStatement.ToClient copy) throws IOException {
     return answered(
+        null,
+        -1,
         () -> {
           try (QueryResult result = timed(PgCopyOut.query(lake, copy))) {
             PgResults.notices(out, result);
@@ -313,14 +321,19 @@ final class PgConnection implements Runnable {
 
   /**
    * Sends {@code answer}; a failure is answered with an ErrorResponse (Timelake's own with its
-   * SQLSTATE, any other as an internal error without Java's text). False when it failed.
+   * SQLSTATE and, when found, where it points in {@code sql}, which starts at {@code offset} of the
+   * query string; any other as an internal error without Java's text). False when it failed.
    */
-  private boolean answered(Answer answer) throws IOException {
+  private boolean answered(String sql, int offset, Answer answer) throws IOException {
     try {
       answer.send();
       return true;
     } catch (TimelakeException e) {
-      error(e.sqlState(), e.getMessage());
+      int position =
+          sql == null || offset < 0
+              ? 0
+              : StatementPosition.of(sql, e).map(p -> offset + p.offset() + 1).orElse(0);
+      error(e.sqlState(), e.getMessage(), position);
       return false;
     } catch (RuntimeException e) {
       error("XX000", internal(e));
@@ -352,8 +365,13 @@ final class PgConnection implements Runnable {
   }
 
   private void error(String state, String message) {
+    error(state, message, 0);
+  }
+
+  /** An ErrorResponse; {@code position} (1-based in the query string, 0: none) for the caret. */
+  private void error(String state, String message, int position) {
     String text = forClient(message);
-    out.errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text);
+    out.errorResponse("ERROR", state, text.lines().findFirst().orElse(""), text, position);
   }
 
   /**

@@ -150,6 +150,14 @@ final class PgMessages {
 
     /** An ErrorResponse: severity, SQLSTATE, message and, when given, the detail. */
     void errorResponse(String severity, String state, String message, String detail) {
+      errorResponse(severity, state, message, detail, 0);
+    }
+
+    /**
+     * An ErrorResponse whose {@code position} (1-based, in characters of the query string; 0 for
+     * none) tells a client such as psql where to put its caret.
+     */
+    void errorResponse(String severity, String state, String message, String detail, int position) {
       begin('E')
           .int8('S')
           .string(severity)
@@ -161,6 +169,9 @@ final class PgMessages {
           .string(message);
       if (detail != null) {
         int8('D').string(detail);
+      }
+      if (position > 0) {
+        int8('P').string(Integer.toString(position));
       }
       int8(0).end();
     }

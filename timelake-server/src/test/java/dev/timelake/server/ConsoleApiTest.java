@@ -130,6 +130,11 @@ class ConsoleApiTest {
         .contains("iot.nope")
         .contains("the lake")
         .doesNotContain(folder.toString());
+    // Where the error points in the statement as the user wrote it.
+    JsonNode position = JSON.readTree(failed.body()).get("position");
+    assertThat(List.of(position.get("offset"), position.get("line"), position.get("column")))
+        .extracting(JsonNode::asInt)
+        .containsExactly(14, 1, 15);
   }
 
   @Test

@@ -204,7 +204,10 @@ class ConsoleBrowserTest {
     editor.sendKeys("SELECT * FROM iot.nope");
     browser.findElement(By.id("run")).click();
     wait.until(d -> !text("error").isEmpty());
-    assertThat(text("error")).contains("iot.nope");
+    assertThat(text("error")).contains("iot.nope").contains("(at line 1, column 15)");
+    // The editor marks the place the error names.
+    assertThat(browser.findElement(By.cssSelector(".CodeMirror .error-mark")).getText())
+        .isEqualTo("iot");
 
     // The lake: the table's rollups, partitions and history, and maintenance with its plan first.
     browser.findElement(By.xpath("//ul[@id='tables']/li[text()='iot.r']")).click();

@@ -42,6 +42,22 @@ class PgErrorTextTest extends WithPgServer {
   }
 
   @Test
+  void anErrorSaysWhereInTheQueryStringItPoints() throws Exception {
+    try (Connection connection = connect("simple");
+        Statement statement = connection.createStatement()) {
+      PSQLException failure =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              PSQLException.class, () -> statement.execute("SELECT tag,\n  nope FROM iot.t"));
+      // psql draws its caret under the 1-based character position the ErrorResponse gives.
+      assertThat(failure.getServerErrorMessage().getPosition()).isEqualTo(15);
+      failure =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              PSQLException.class, () -> statement.execute("SELECT 1; SELECT * FROM iot.nope"));
+      assertThat(failure.getServerErrorMessage().getPosition()).isEqualTo(25);
+    }
+  }
+
+  @Test
   void noErrorTextNamesTheWarehouseOrTheStagingFiles() throws Exception {
     List<String> statements =
         List.of(

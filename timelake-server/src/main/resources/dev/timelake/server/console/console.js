@@ -102,8 +102,21 @@ async function zoomTo(from, to) {
     to: new Date(to).toISOString(), points } });
 }
 
+/** Marks where a failed statement's error points: in the editor, and in words under it. */
+function markError(position) {
+  if (!position) return;
+  $("error").textContent += "\n(at line " + position.line + ", column " + position.column + ")";
+  if (!state.editor) return;
+  const from = { line: position.line - 1, ch: position.column - 1 };
+  const word = state.editor.findWordAt(from);
+  const to = word.head.ch > from.ch ? word.head : { line: from.line, ch: from.ch + 1 };
+  state.errorMark = state.editor.markText(from, to, { className: "error-mark" });
+  state.editor.setCursor(from);
+}
+
 async function execute(request) {
   $("error").textContent = "";
+  if (state.errorMark) state.errorMark.clear();
   $("status").textContent = "running…";
   const started = performance.now();
   const timer = setInterval(() => {
@@ -124,6 +137,7 @@ async function execute(request) {
   if (answer.status !== 200) {
     $("status").textContent = "failed";
     $("error").textContent = answer.json.error || ("HTTP " + answer.status);
+    markError(answer.json.position);
     return;
   }
   state.result = answer.json;
