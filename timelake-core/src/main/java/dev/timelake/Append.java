@@ -41,6 +41,7 @@ public final class Append {
   private List<String> pendingColumns = List.of();
   private List<List<Object>> pendingRows = new ArrayList<>();
   private Optional<String> batchId = Optional.empty();
+  private Optional<String> writtenBy = Optional.empty();
   private Clock clock = Clock.systemUTC();
   private Consumer<String> progress = message -> {};
   private final Map<String, String> callSettings = new LinkedHashMap<>();
@@ -72,6 +73,16 @@ public final class Append {
       throw TimelakeException.validation("Invalid batch id for %s: it is blank", table.name());
     }
     this.batchId = Optional.of(id);
+    return this;
+  }
+
+  /**
+   * Names who writes (a server's client login, or several comma-separated): recorded in the
+   * snapshot's summary as {@code timelake.user}, which table pages and {@code timelake info} show.
+   */
+  public Append writtenBy(String user) {
+    requireNonNull(user, "user is null");
+    this.writtenBy = user.isBlank() ? Optional.empty() : Optional.of(user);
     return this;
   }
 
@@ -258,6 +269,9 @@ public final class Append {
       AppendOperation operation =
           new AppendOperation(table, connection, all, batchId, now, operationName, progress)
               .onSourceRead(sourcesRead::read);
+      writtenBy.ifPresent(
+          user ->
+              operation.summary(java.util.Map.of(dev.timelake.table.SnapshotSummaries.USER, user)));
       return InlineMaintenance.afterCommit(
           operation.run(),
           catalog,

@@ -159,6 +159,11 @@ public final class Table {
     return dev.timelake.read.ReadPlans.of(catalog.require(name()));
   }
 
+  /** The table's snapshot history, oldest first: read from its metadata, no file is opened. */
+  public List<TableInfo.SnapshotInfo> snapshots() {
+    return TableInfo.snapshots(loaded);
+  }
+
   /** Files, rows, partitions and snapshots of the current state. */
   public TableInfo info() {
     return TableInfo.of(loaded);

@@ -35,7 +35,8 @@ public record TableInfo(
   }
 
   /** One time partition (or the whole table, for a plain table). */
-  public record PartitionInfo(String label, int files, long rows, long bytes) {}
+  public record PartitionInfo(
+      String label, int files, long rows, long bytes, int overlappingFiles) {}
 
   /** One snapshot of the history, oldest first. */
   public record SnapshotInfo(
@@ -75,17 +76,23 @@ public record TableInfo(
   static TableInfo of(LoadedTable loaded) {
     TableContract contract = loaded.contract();
     Map<Integer, long[]> byPartition = new TreeMap<>();
+    // The work maintenance has to do: files whose rows may share keys, read in overlap groups.
+    java.util.Set<String> overlapping = new java.util.HashSet<>();
     if (loaded.iceberg().currentSnapshot() != null) {
+      dev.timelake.read.ReadPlans.of(loaded)
+          .toDeduplicate()
+          .forEach(group -> group.forEach(file -> overlapping.add(file.location())));
       try (CloseableIterable<FileScanTask> tasks = loaded.iceberg().newScan().planFiles()) {
         for (FileScanTask task : tasks) {
           int ordinal =
               loaded.iceberg().spec().isPartitioned()
                   ? contract.partitioning().ordinalOf(task.file().partition().get(0, Object.class))
                   : 0;
-          long[] totals = byPartition.computeIfAbsent(ordinal, k -> new long[3]);
+          long[] totals = byPartition.computeIfAbsent(ordinal, k -> new long[4]);
           totals[0]++;
           totals[1] += task.file().recordCount();
           totals[2] += task.file().fileSizeInBytes();
+          totals[3] += overlapping.contains(task.file().location()) ? 1 : 0;
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -99,7 +106,19 @@ public record TableInfo(
                     contract.isTimeSeries() ? contract.partitioning().label(ordinal) : "all",
                     (int) totals[0],
                     totals[1],
-                    totals[2])));
+                    totals[2],
+                    (int) totals[3])));
+    return new TableInfo(
+        loaded.name(),
+        loaded.iceberg().location(),
+        contract.columns(),
+        contract.keyColumns(),
+        contract.settings(),
+        partitions,
+        snapshots(loaded));
+  }
+
+  static List<SnapshotInfo> snapshots(LoadedTable loaded) {
     List<SnapshotInfo> snapshots = new ArrayList<>();
     for (Snapshot snapshot : loaded.iceberg().snapshots()) {
       snapshots.add(
@@ -110,13 +129,6 @@ public record TableInfo(
               snapshot.operation(),
               snapshot.summary()));
     }
-    return new TableInfo(
-        loaded.name(),
-        loaded.iceberg().location(),
-        contract.columns(),
-        contract.keyColumns(),
-        contract.settings(),
-        partitions,
-        snapshots);
+    return snapshots;
   }
 }

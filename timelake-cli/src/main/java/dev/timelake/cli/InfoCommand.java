@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
     name = "info",
     description = {
       "Describes a table.",
-      "Columns and their roles, settings, partitions (files, rows, bytes) and the snapshot"
+      "Columns and their roles, settings, partitions (files, rows, bytes, files in overlap groups) and the snapshot"
           + " history."
     },
     footer = {"%nExample:", "  timelake info iot.readings"})
@@ -54,7 +54,10 @@ final class InfoCommand extends LakeCommand {
                   : "none"));
       section("Columns", List.of("column", "type", "null", "role"), columns(loaded));
       section("Settings", List.of("setting", "value", "source"), settings(info.settings()));
-      section("Partitions", List.of("partition", "files", "rows", "bytes"), partitions(info));
+      section(
+          "Partitions",
+          List.of("partition", "files", "rows", "bytes", "overlapping files"),
+          partitions(info));
       section(
           "Snapshots",
           List.of(
@@ -64,7 +67,8 @@ final class InfoCommand extends LakeCommand {
               "operation",
               "rows added",
               "rows removed",
-              "batch id"),
+              "batch id",
+              "user"),
           snapshots(info));
     }
     return 0;
@@ -132,9 +136,19 @@ final class InfoCommand extends LakeCommand {
     for (PartitionInfo partition : info.partitions()) {
       rows.add(
           List.of(
-              partition.label(), partition.files(), partition.rows(), bytes(partition.bytes())));
+              partition.label(),
+              partition.files(),
+              partition.rows(),
+              bytes(partition.bytes()),
+              partition.overlappingFiles()));
     }
-    rows.add(List.of("total", info.files(), info.rows(), bytes(info.bytes())));
+    rows.add(
+        List.of(
+            "total",
+            info.files(),
+            info.rows(),
+            bytes(info.bytes()),
+            info.partitions().stream().mapToInt(PartitionInfo::overlappingFiles).sum()));
     return rows;
   }
 
@@ -153,6 +167,8 @@ final class InfoCommand extends LakeCommand {
       row.add(count(snapshot, ADDED_RECORDS_SUMMARY));
       row.add(count(snapshot, DELETED_RECORDS_SUMMARY));
       row.add(snapshot.summary().get(BATCH_ID_SUMMARY));
+      // Who wrote it, when a server's client did; embedded writers record no user.
+      row.add(snapshot.summary().get(dev.timelake.table.SnapshotSummaries.USER));
       rows.add(row);
     }
     return rows;

@@ -256,7 +256,7 @@ class QueryCommandsTest {
                 + last.sequenceNumber()
                 + " \\| "
                 + DateTimeFormatter.ISO_INSTANT.format(last.committedAt())
-                + " \\| append +\\| +4 \\| +\\| b1\\n");
+                + " \\| append +\\| +4 \\| +\\| b1 +\\| *\\n");
   }
 
   @Test

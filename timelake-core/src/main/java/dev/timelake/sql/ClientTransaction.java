@@ -122,17 +122,17 @@ final class ClientTransaction {
   /**
    * Commits every table's held writes, table by table, and ends the transaction. When a table's
    * commit fails, the later tables' writes are discarded and the error names the tables committed
-   * before it (a lake commits one table at a time).
+   * before it (a lake commits one table at a time). Each snapshot's summary has {@code summary}'s
+   * entries too (who wrote it).
    */
-  List<Committed> commit(Consumer<String> progress) {
+  List<Committed> commit(Map<String, String> summary, Consumer<String> progress) {
     List<Committed> committed = new ArrayList<>();
     try {
       for (Map.Entry<TableName, Pending> entry : pending.entrySet()) {
         PendingAppend append = entry.getValue().append();
         AppendResult result;
         try {
-          result =
-              append.commit(entry.getValue().operation(), Optional.empty(), Map.of(), progress);
+          result = append.commit(entry.getValue().operation(), Optional.empty(), summary, progress);
         } catch (dev.timelake.TimelakeException e) {
           throw partlyCommitted(entry.getKey(), committed, e);
         }

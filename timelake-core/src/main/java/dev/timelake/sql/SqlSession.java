@@ -307,7 +307,7 @@ public final class SqlSession implements AutoCloseable {
       throw e;
     }
     java.time.Instant now = clock.instant();
-    List<ClientTransaction.Committed> committed = transaction.commit(message -> {});
+    List<ClientTransaction.Committed> committed = transaction.commit(writer(), message -> {});
     List<String> parts = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     for (ClientTransaction.Committed table : committed) {
@@ -390,7 +390,7 @@ public final class SqlSession implements AutoCloseable {
       java.util.Set<Integer> touched;
       try (PendingAppend pending = new PendingAppend(table, work())) {
         pending.add(new AppendSource.CsvFile(csv), now);
-        result = pending.commit("append", Optional.empty(), Map.of(), message -> {});
+        result = pending.commit("append", Optional.empty(), writer(), message -> {});
         touched = pending.touchedPartitions();
       }
       return maintainAfter(
@@ -800,7 +800,7 @@ public final class SqlSession implements AutoCloseable {
     java.util.Set<Integer> touched;
     try (PendingAppend pending = new PendingAppend(table, work())) {
       stage(rows, pending, now);
-      result = pending.commit(operation, Optional.empty(), java.util.Map.of(), message -> {});
+      result = pending.commit(operation, Optional.empty(), writer(), message -> {});
       touched = pending.touchedPartitions();
     }
     StatementOutcome outcome =
@@ -835,6 +835,13 @@ public final class SqlSession implements AutoCloseable {
       }
       return new ClientRows(sql, AppendSource.Casting.ASSIGNMENT, "query", false);
     }
+  }
+
+  /** The summary entry naming who writes: a server client's login; nothing for embedded use. */
+  private Map<String, String> writer() {
+    return access
+        .map(a -> Map.of(dev.timelake.table.SnapshotSummaries.USER, a.user()))
+        .orElse(Map.of());
   }
 
   private long stage(ClientRows rows, PendingAppend into, java.time.Instant now) {

@@ -26,6 +26,12 @@ public final class SnapshotSummaries {
   /** What wrote the snapshot: append, insert, compaction, … */
   public static final String OPERATION = "timelake.operation";
 
+  /**
+   * Who wrote the snapshot, when a server's client did: its login name (several, comma-separated,
+   * for a line-protocol group commit of several clients' requests). Absent for embedded writers.
+   */
+  public static final String USER = "timelake.user";
+
   /** On a rollup snapshot: the raw snapshot its rows reflect ({@code -1}: nothing). */
   public static final String ROLLUP_SOURCE_SNAPSHOT = "timelake.rollup-source-snapshot";
 

@@ -39,7 +39,7 @@ final class ConsoleLakeViews {
    * refusals the login may see (refusals only for admins: they name other users' tables).
    */
   void ingest(HttpExchange exchange, ConsoleSessions.Login login) throws IOException {
-    Map<String, Object> view = new LinkedHashMap<>(IngestMonitor.of(lake).view());
+    Map<String, Object> view = new LinkedHashMap<>(IngestMonitor.of(lake).view(otherWrites(login)));
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> tables = (List<Map<String, Object>>) view.get("tables");
     view.put(
@@ -53,6 +53,76 @@ final class ConsoleLakeViews {
     ConsoleJson.send(exchange, 200, view);
   }
 
+  /** At most this many tables' histories are read for one view of the ingest tab. */
+  static final int MAX_TABLES_READ = 200;
+
+  /**
+   * Appends to the tables {@code login} reaches in the ingest view's window that no client of a
+   * server wrote (those name their user): {@code timelake import}, the Java API, another engine —
+   * read from each table's snapshot history, which the catalog already holds.
+   */
+  private List<IngestMonitor.OtherWrite> otherWrites(ConsoleSessions.Login login) {
+    java.time.Instant since = java.time.Instant.now().minus(IngestMonitor.window());
+    List<IngestMonitor.OtherWrite> writes = new ArrayList<>();
+    int read = 0;
+    for (TableName name : lake.tables()) {
+      if (!login.access.reaches(name.namespace()) || read++ >= MAX_TABLES_READ) {
+        continue;
+      }
+      Optional<dev.timelake.Table> table;
+      try {
+        table = lake.findTable(name);
+      } catch (dev.timelake.TimelakeException e) {
+        continue; // dropped or unreadable since it was listed: nothing to count
+      }
+      if (table.isEmpty() || table.get().rollupOf().isPresent()) {
+        continue; // a rollup's snapshots are its refreshes, Timelake's own work
+      }
+      List<dev.timelake.TableInfo.SnapshotInfo> history = table.get().snapshots();
+      for (int i = history.size() - 1; i >= 0; i--) {
+        dev.timelake.TableInfo.SnapshotInfo snapshot = history.get(i);
+        if (snapshot.committedAt().isBefore(since)) {
+          break;
+        }
+        Optional<String> source = otherSource(snapshot);
+        long rows = parseLong(snapshot.summary().get("added-records"));
+        if (source.isPresent() && rows > 0) {
+          writes.add(
+              new IngestMonitor.OtherWrite(name, snapshot.committedAt(), rows, source.get()));
+        }
+      }
+    }
+    return writes;
+  }
+
+  /**
+   * What wrote an append no server client made: another engine, or Timelake embedded (an import,
+   * the Java API); empty for a client's write (it names its user) and for Timelake's own work.
+   */
+  private static Optional<String> otherSource(dev.timelake.TableInfo.SnapshotInfo snapshot) {
+    Map<String, String> summary = snapshot.summary();
+    if (summary.containsKey(dev.timelake.table.SnapshotSummaries.USER)) {
+      return Optional.empty();
+    }
+    if (snapshot.isExternal()) {
+      return "append".equals(snapshot.operation())
+          ? Optional.of("another engine")
+          : Optional.empty();
+    }
+    String operation = summary.get(dev.timelake.table.SnapshotSummaries.OPERATION);
+    return java.util.Set.of("append", "insert", "upsert").contains(operation)
+        ? Optional.of("import or embedded writer")
+        : Optional.empty();
+  }
+
+  private static long parseLong(String text) {
+    try {
+      return text == null ? 0 : Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   void tables(HttpExchange exchange, ConsoleSessions.Login login) throws IOException {
     List<Map<String, Object>> tables = new ArrayList<>();
     for (TableName name : lake.tables()) {
@@ -63,6 +133,24 @@ final class ConsoleLakeViews {
       }
     }
     ConsoleJson.send(exchange, 200, Map.of("tables", tables));
+  }
+
+  /**
+   * Who wrote a snapshot: the server client's login the summary names; another engine by its name;
+   * else Timelake's own work or an embedded writer, which record no user.
+   */
+  private static String writtenBy(dev.timelake.TableInfo.SnapshotInfo snapshot) {
+    String user = snapshot.summary().get(dev.timelake.table.SnapshotSummaries.USER);
+    if (user != null) {
+      return user;
+    }
+    if (snapshot.isExternal()) {
+      return "another engine"
+          + Optional.ofNullable(snapshot.summary().get("engine-name"))
+              .map(name -> " (" + name + ")")
+              .orElse("");
+    }
+    return "";
   }
 
   /**
@@ -95,15 +183,17 @@ final class ConsoleLakeViews {
     json.put("seriesKey", table.seriesKey());
     json.put("rollupOf", table.rollupOf().map(Object::toString).orElse(null));
     json.put("settings", new java.util.TreeMap<>(table.settings()));
-    json.put(
-        "partitions",
-        info.partitions().stream()
-            .map(
-                p ->
-                    Map.of(
-                        "label", p.label(), "files", p.files(), "rows", p.rows(), "bytes",
-                        p.bytes()))
-            .toList());
+    List<Map<String, Object>> partitions = new ArrayList<>();
+    for (dev.timelake.TableInfo.PartitionInfo p : info.partitions()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("label", p.label());
+      entry.put("files", p.files());
+      entry.put("rows", p.rows());
+      entry.put("bytes", p.bytes());
+      entry.put("overlappingFiles", p.overlappingFiles());
+      partitions.add(entry);
+    }
+    json.put("partitions", partitions);
     // The work maintenance has to do: files whose rows may share keys, read in overlap groups.
     List<List<dev.timelake.ReadPlan.ReadFile>> groups = table.readPlan().toDeduplicate();
     json.put("overlapGroups", groups.size());
@@ -119,6 +209,7 @@ final class ConsoleLakeViews {
           "operation", snapshot.summary().getOrDefault("timelake.operation", snapshot.operation()));
       entry.put("addedRows", snapshot.summary().get("added-records"));
       entry.put("deletedRows", snapshot.summary().get("deleted-records"));
+      entry.put("writtenBy", writtenBy(snapshot));
       snapshots.add(entry);
     }
     json.put("snapshots", snapshots);

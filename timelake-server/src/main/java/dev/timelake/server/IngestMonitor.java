@@ -55,6 +55,16 @@ final class IngestMonitor {
     Instant last;
     long total;
 
+    Written copy() {
+      Written copy = new Written();
+      System.arraycopy(rows, 0, copy.rows, 0, SLOTS);
+      copy.newestSlot = newestSlot;
+      copy.sources.addAll(sources);
+      copy.last = last;
+      copy.total = total;
+      return copy;
+    }
+
     void add(long slot, long count) {
       advance(slot);
       rows[(int) Math.floorMod(slot, SLOTS)] += count;
@@ -99,13 +109,46 @@ final class IngestMonitor {
   }
 
   /**
-   * Per table: rows in each slot of the last ten minutes (oldest first), rows in the last minute,
-   * sources, last write and rows since the server started; and the newest refusals first.
+   * A write this server did not see: an import or another process's append, read from the table's
+   * snapshot history.
    */
-  synchronized Map<String, Object> view() {
+  record OtherWrite(TableName table, Instant at, long rows, String source) {}
+
+  /** How far back the view reaches. */
+  static java.time.Duration window() {
+    return java.time.Duration.ofSeconds((long) SLOTS * SLOT_SECONDS);
+  }
+
+  /** {@link #view(List)} of this server's clients' writes only. */
+  Map<String, Object> view() {
+    return view(List.of());
+  }
+
+  /**
+   * Per table: rows in each slot of the last ten minutes (oldest first), rows in the last minute,
+   * sources, last write and rows since the server started (other writers' rows counted in the
+   * window only); and the newest refusals first. {@code others} are the writes this server's
+   * clients did not make, placed in their slots as they were committed.
+   */
+  synchronized Map<String, Object> view(List<OtherWrite> others) {
     long slot = clock.instant().getEpochSecond() / SLOT_SECONDS;
+    Map<TableName, Written> merged = new TreeMap<>();
+    tables.forEach((name, written) -> merged.put(name, written.copy()));
+    for (OtherWrite other : others) {
+      long at = other.at().getEpochSecond() / SLOT_SECONDS;
+      if (at <= slot - SLOTS || at > slot || other.rows() <= 0) {
+        continue;
+      }
+      Written written = merged.computeIfAbsent(other.table(), t -> new Written());
+      written.add(at, other.rows());
+      written.advance(slot);
+      written.sources.add(other.source());
+      written.last =
+          written.last == null || written.last.isBefore(other.at()) ? other.at() : written.last;
+      written.total += other.rows();
+    }
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (Map.Entry<TableName, Written> entry : tables.entrySet()) {
+    for (Map.Entry<TableName, Written> entry : merged.entrySet()) {
       Written written = entry.getValue();
       written.advance(slot);
       List<Long> slots = new ArrayList<>(SLOTS);

@@ -102,7 +102,7 @@ final class LineProtocolWriter {
     String digest = requestDigest(namespace, requestKey);
     List<TableName> upserted = new ArrayList<>();
     for (Prepared table : prepare(access, LineProtocolPlanner.byTable(namespace, points))) {
-      table.queue().commit(table.points(), digest);
+      table.queue().commit(table.points(), digest, access.user());
       if (upserts(table.table())) {
         upserted.add(table.name());
       }

@@ -86,24 +86,27 @@ final class TableCommitQueue {
   private static final class Pending {
     final List<LineProtocol.Point> points;
     final String digest;
+    final String user;
     final CompletableFuture<Void> done = new CompletableFuture<>();
 
-    Pending(List<LineProtocol.Point> points, String digest) {
+    Pending(List<LineProtocol.Point> points, String digest, String user) {
       this.points = points;
       this.digest = digest;
+      this.user = user;
     }
   }
 
   /**
-   * Commits {@code points}, one request's for the table, identified by {@code digest}; returns when
-   * they are committed, maybe together with other requests', or at once when a request with that
-   * digest was committed lately. A request with the digest of one queued or being committed is that
-   * request sent again: it waits for that one's commit and shares its outcome.
+   * Commits {@code points}, one request's for the table, identified by {@code digest} and written
+   * by {@code user} (recorded in the snapshot summary); returns when they are committed, maybe
+   * together with other requests', or at once when a request with that digest was committed lately.
+   * A request with the digest of one queued or being committed is that request sent again: it waits
+   * for that one's commit and shares its outcome.
    *
    * @throws LineProtocolWriter.Stopping when the committers no longer take work
    * @throws RuntimeException what the commit threw
    */
-  void commit(List<LineProtocol.Point> points, String digest) {
+  void commit(List<LineProtocol.Point> points, String digest, String user) {
     Pending request;
     boolean start = false;
     synchronized (this) {
@@ -112,7 +115,7 @@ final class TableCommitQueue {
       }
       request = inFlight.get(digest);
       if (request == null) {
-        request = new Pending(points, digest);
+        request = new Pending(points, digest, user);
         inFlight.put(digest, request);
         queued.add(request);
         start = !committing;
@@ -242,6 +245,9 @@ final class TableCommitQueue {
       table
           .newAppend()
           .batchId("line-protocol:" + batchId(group))
+          .writtenBy(
+              String.join(
+                  ",", group.stream().map(request -> request.user).distinct().sorted().toList()))
           .fromArrow(root)
           .withoutMaintenance()
           .commit();

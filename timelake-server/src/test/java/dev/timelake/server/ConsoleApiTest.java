@@ -463,6 +463,14 @@ class ConsoleApiTest {
           "INSERT INTO iot.r VALUES ('b', TIMESTAMPTZ '2026-01-01 00:01:00+00', 2.5),"
               + " ('c', TIMESTAMPTZ '2026-01-01 00:02:00+00', 3.5)");
     }
+    // An import in another process (here: the Java API, as `timelake import` uses it) is read from
+    // the table's history.
+    lake.table(dev.timelake.TableName.parse("iot.r"))
+        .newAppend()
+        .row("b", java.time.Instant.parse("2026-01-01T00:01:30Z"), 4.5)
+        .row("c", java.time.Instant.parse("2026-01-01T00:01:30Z"), 5.5)
+        .row("c", java.time.Instant.parse("2026-01-01T00:01:45Z"), 6.5)
+        .commit();
     Login ada = loggedIn("ada", "ada pw");
     JsonNode view = JSON.readTree(get("/console/api/ingest", ada.cookie()).body());
     java.util.Map<String, JsonNode> tables = new java.util.HashMap<>();
@@ -470,8 +478,20 @@ class ConsoleApiTest {
     assertThat(tables.get("iot.cpu").get("rowsLastMinute").asLong()).isEqualTo(2);
     assertThat(tables.get("iot.cpu").get("sources").toString()).isEqualTo("[\"line protocol\"]");
     assertThat(tables.get("iot.cpu").get("slots").size()).isEqualTo(IngestMonitor.SLOTS);
-    assertThat(tables.get("iot.r").get("rowsLastMinute").asLong()).isEqualTo(2);
-    assertThat(tables.get("iot.r").get("sources").toString()).isEqualTo("[\"PostgreSQL\"]");
+    // The table's first row was inserted at set-up by an embedded session: one more other write.
+    assertThat(tables.get("iot.r").get("rowsLastMinute").asLong()).isEqualTo(2 + 3 + 1);
+    assertThat(tables.get("iot.r").get("sources").toString())
+        .isEqualTo("[\"PostgreSQL\",\"import or embedded writer\"]");
+    // Each snapshot says who wrote it: the server's clients by their login.
+    JsonNode cpu = JSON.readTree(get("/console/api/table?name=iot.cpu", ada.cookie()).body());
+    assertThat(cpu.get("snapshots").get(0).get("writtenBy").asText()).isEqualTo("ada");
+    JsonNode r = JSON.readTree(get("/console/api/table?name=iot.r", ada.cookie()).body());
+    assertThat(r.get("snapshots"))
+        .extracting(snapshot -> snapshot.get("writtenBy").asText())
+        .containsExactly("", "ada", "");
+    // The late rows' file overlaps the PostgreSQL insert's in time: both are read in an overlap
+    // group until maintenance merges them.
+    assertThat(r.get("partitions").get(0).get("overlappingFiles").asInt()).isEqualTo(2);
     assertThat(view.get("refused").get(0).get("source").asText()).isEqualTo("line protocol");
     assertThat(view.get("refused").get(0).get("reason").asText()).contains("line 1");
     // A reader sees the tables it may read, and no refusals (they name other users' tables).

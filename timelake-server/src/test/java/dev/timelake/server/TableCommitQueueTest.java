@@ -93,7 +93,7 @@ class TableCommitQueueTest {
 
   /** Commits {@code body} on a thread of its own, as a request's thread would. */
   private Thread send(String body) {
-    Thread request = new Thread(() -> queue.commit(points(body), digest(body)), "request");
+    Thread request = new Thread(() -> queue.commit(points(body), digest(body), "tl"), "request");
     request.start();
     return request;
   }
@@ -142,7 +142,7 @@ class TableCommitQueueTest {
             List.of(1767225600L, 1.0), List.of(1767225660L, 2.0), List.of(1767225720L, 3.0));
 
     // Sent again after its group committed: answered without an append.
-    queue.commit(points(first), digest(first));
+    queue.commit(points(first), digest(first), "tl");
     assertThat(snapshots()).isEqualTo(before + 1);
     assertThat(rows()).hasSize(3);
   }
@@ -155,7 +155,7 @@ class TableCommitQueueTest {
     String body = "readings value=1 1767225600";
     int before = snapshots();
 
-    assertThatThrownBy(() -> stopping.commit(points(body), digest(body)))
+    assertThatThrownBy(() -> stopping.commit(points(body), digest(body), "tl"))
         .isInstanceOf(LineProtocolWriter.Stopping.class)
         .hasCauseInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     assertThat(snapshots()).isEqualTo(before);

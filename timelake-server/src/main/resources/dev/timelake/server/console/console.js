@@ -415,10 +415,12 @@ async function showTable(name) {
       + (table.overlapGroups === 1 ? "" : "s") + ": their rows may share keys, so copies are removed"
       + " on read until maintenance merges them"
     : "No files share keys: every file is read as it is.";
-  grid("lake-partitions", ["partition", "files", "rows", "bytes"],
-    table.partitions.map((p) => [p.label, p.files, p.rows, p.bytes]));
-  grid("lake-snapshots", ["snapshot", "committed", "operation", "rows added", "rows deleted"],
-    table.snapshots.map((s) => [s.id, s.committedAt, s.operation, s.addedRows, s.deletedRows]));
+  grid("lake-partitions", ["partition", "files", "rows", "bytes", "files in overlap groups"],
+    table.partitions.map((p) => [p.label, p.files, p.rows, p.bytes, p.overlappingFiles]));
+  grid("lake-snapshots",
+    ["snapshot", "committed", "operation", "rows added", "rows deleted", "written by"],
+    table.snapshots.map((s) => [s.id, s.committedAt, s.operation, s.addedRows, s.deletedRows,
+      s.writtenBy]));
   grid("lake-settings", ["setting", "value"], Object.entries(table.settings));
   renderCoverage(table.coverage);
   selectTab("lake-tab");
