@@ -64,6 +64,29 @@ final class Console implements AutoCloseable {
   private final boolean runsSql;
   private volatile StatementTimeout timeout = StatementTimeout.none(null);
 
+  /**
+   * Console statements running at once (one per login at most), and how long one waits for its
+   * turn: the console's users share the engine's cores, and must not hold the HTTP port's threads
+   * that line-protocol writes need.
+   */
+  private volatile java.util.concurrent.Semaphore running =
+      new java.util.concurrent.Semaphore(
+          Math.max(2, Runtime.getRuntime().availableProcessors()), true);
+
+  private volatile Duration turnWait = Duration.ofSeconds(30);
+
+  /** Statements waiting for their turn; beyond {@link #MAX_WAITING} one is refused at once. */
+  private final java.util.concurrent.atomic.AtomicInteger waiting =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  static final int MAX_WAITING = 64;
+
+  /** Lets {@code statements} run at once, each waiting at most {@code wait} for its turn. */
+  void limitStatements(int statements, Duration wait) {
+    this.running = new java.util.concurrent.Semaphore(statements, true);
+    this.turnWait = wait;
+  }
+
   /** Cancels statements that outlast {@code timeout}. */
   void statementTimeout(StatementTimeout timeout) {
     this.timeout = timeout;
@@ -301,6 +324,50 @@ final class Console implements AutoCloseable {
     }
     String statement = zoomed.map(ConsoleZoom.Zoomed::sql).orElse(sql);
     work.run();
+    java.util.concurrent.Semaphore turns = running;
+    if (!turn(exchange, turns)) {
+      return;
+    }
+    try {
+      run(exchange, login, sql, statement, zoomed);
+    } finally {
+      turns.release();
+    }
+  }
+
+  /** Waits for a console statement's turn; false when the console is too busy, and the 503 sent. */
+  private boolean turn(HttpExchange exchange, java.util.concurrent.Semaphore turns)
+      throws IOException {
+    boolean admitted = false;
+    try {
+      if (waiting.incrementAndGet() <= MAX_WAITING) {
+        admitted =
+            turns.tryAcquire(turnWait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      waiting.decrementAndGet();
+    }
+    if (!admitted) {
+      exchange.getResponseHeaders().set("Retry-After", "5");
+      error(
+          exchange,
+          503,
+          "The console is running as many statements as this server lets it at once; run it"
+              + " again in a moment");
+    }
+    return admitted;
+  }
+
+  /** Runs the login's statement and sends its answer or its error. */
+  private void run(
+      HttpExchange exchange,
+      ConsoleSessions.Login login,
+      String sql,
+      String statement,
+      Optional<ConsoleZoom.Zoomed> zoomed)
+      throws IOException {
     long started = System.nanoTime();
     Map<String, Object> answer;
     try {
@@ -314,12 +381,7 @@ final class Console implements AutoCloseable {
       failure.put("code", e.code().name());
       // A zoomed statement is the console's rewrite: a place in it is not one in the editor.
       if (zoomed.isEmpty()) {
-        StatementPosition.of(sql, e)
-            .ifPresent(
-                at ->
-                    failure.put(
-                        "position",
-                        Map.of("offset", at.offset(), "line", at.line(), "column", at.column())));
+        StatementPosition.of(sql, e).ifPresent(at -> failure.put("position", at.asMap()));
       }
       send(exchange, 400, failure);
       return;

@@ -243,6 +243,11 @@ public final class LineProtocolServer implements AutoCloseable {
     return server;
   }
 
+  /** Lets the web console run {@code statements} at once, each waiting {@code wait} for a turn. */
+  void consoleStatements(int statements, Duration wait) {
+    console.limitStatements(statements, wait);
+  }
+
   /**
    * Cancels a web-console statement that runs longer than {@code timeout} (zero: no limit), as the
    * PostgreSQL server's {@code --statement-timeout} does; returns this server.

@@ -334,6 +334,39 @@ class ConsoleApiTest {
   }
 
   @Test
+  void consoleStatementsBeyondTheServersLimitWaitTheirTurnThenAreRefused() throws Exception {
+    server.consoleStatements(1, java.time.Duration.ofMillis(300));
+    Login ada = loggedIn("ada", "ada pw");
+    Login rob = loggedIn("rob", "rob pw");
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return post(
+                    "/console/api/query",
+                    ada.cookie(),
+                    ada.csrf(),
+                    "{\"sql\":\"SELECT count(*) FROM range(100000000000) a WHERE a % 7 = 3\"}");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    HttpResponse<String> busy = null;
+    for (int i = 0; i < 50 && (busy == null || busy.statusCode() != 503); i++) {
+      Thread.sleep(50);
+      busy = post("/console/api/query", rob.cookie(), rob.csrf(), "{\"sql\":\"SELECT 1\"}");
+    }
+    assertThat(busy.statusCode()).as(busy.body()).isEqualTo(503);
+    assertThat(busy.headers().firstValue("Retry-After")).isPresent();
+    assertThat(busy.body()).contains("run it again in a moment");
+    post("/console/api/cancel", ada.cookie(), ada.csrf(), "{}");
+    assertThat(slow.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(400);
+    HttpResponse<String> after =
+        post("/console/api/query", rob.cookie(), rob.csrf(), "{\"sql\":\"SELECT 1\"}");
+    assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
+  }
+
+  @Test
   void aQueryLongerThanTheStatementTimeoutIsCancelled() throws Exception {
     server.consoleStatementTimeout(java.time.Duration.ofMillis(300));
     Login ada = loggedIn("ada", "ada pw");
