@@ -76,6 +76,10 @@ final class DemoCommand extends LakeCommand {
       }
     }
     out().println("Next: timelake sql   (an interactive shell on this warehouse)");
+    out()
+        .println(
+            "  or: TIMELAKE_PASSWORD=secret timelake serve   (then open the web console it prints,"
+                + " log in with any name and that password, and chart the readings)");
     return 0;
   }
 

@@ -191,12 +191,14 @@ final class ServeCommand extends LakeCommand {
             tls.isEmpty() ? "" : tls.get().isRequired() ? " (TLS required)" : " (TLS offered)",
             lineProtocol == null
                 ? ""
-                : ", line protocol and the web console on "
+                : ", line protocol on port "
+                    + lineProtocol.port()
+                    + ", the web console at "
                     + (tls.isPresent() ? "https://" : "http://")
                     + listen
                     + ":"
                     + lineProtocol.port()
-                    + " (console: /console/)",
+                    + "/console/",
             restCatalog == null ? "" : ", Iceberg REST catalog on " + restCatalog.uri());
     out().flush();
     CountDownLatch stopped = new CountDownLatch(1);

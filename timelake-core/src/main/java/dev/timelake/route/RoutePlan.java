@@ -4,12 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.timelake.RollupRoute;
 import dev.timelake.TableName;
+import dev.timelake.time.BucketGrid;
 import dev.timelake.time.IntervalSet;
 import dev.timelake.time.TimeInterval;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Where each part of a query's answer comes from: the rollup parts (widest first), the instants
@@ -38,23 +38,47 @@ public record RoutePlan(
   }
 
   /**
-   * The stretches of time each rollup answers and those raw data answers, in time order, for a user
-   * to see where an answer came from.
+   * The stretches of time each rollup answers and those raw data answers, each with why, in time
+   * order, for a user to see where an answer came from.
    */
   public List<RollupRoute.Span> spans() {
     List<RollupRoute.Span> spans = new ArrayList<>();
     for (RoutePart part : parts) {
       for (TimeInterval interval : part.intervals().intervals()) {
-        spans.add(
-            new RollupRoute.Span(
-                Optional.of(part.rollup().name()), interval.start(), interval.end()));
+        spans.add(new RollupRoute.Span(part.rollup().name(), interval.start(), interval.end()));
       }
     }
-    for (TimeInterval interval : rawIntervals.intervals()) {
-      spans.add(new RollupRoute.Span(Optional.empty(), interval.start(), interval.end()));
-    }
+    spans.addAll(rawSpans());
     spans.sort(Comparator.comparingLong(RollupRoute.Span::startMicros));
     return spans;
+  }
+
+  /**
+   * The raw stretches, each split by why: the parts of buckets (of the query's grid, or the finest
+   * rollup's) that the query's range cuts are partial; whole buckets were read raw because their
+   * rows changed or were added after the rollups' refresh.
+   */
+  private List<RollupRoute.Span> rawSpans() {
+    BucketGrid grid =
+        shape
+            .grid()
+            .orElse(
+                parts.stream()
+                    .map(part -> part.rollup().grid())
+                    .min(Comparator.comparingLong(BucketGrid::longestMicros))
+                    .orElseThrow());
+    IntervalSet whole = rawIntervals.intersect(shape.time().alignInward(grid));
+    List<RollupRoute.Span> spans = new ArrayList<>();
+    add(spans, rawIntervals.subtract(whole), RollupRoute.RawReason.PARTIAL_BUCKET);
+    add(spans, whole, RollupRoute.RawReason.CHANGED_SINCE_REFRESH);
+    return spans;
+  }
+
+  private static void add(
+      List<RollupRoute.Span> spans, IntervalSet intervals, RollupRoute.RawReason reason) {
+    for (TimeInterval interval : intervals.intervals()) {
+      spans.add(new RollupRoute.Span(reason, interval.start(), interval.end()));
+    }
   }
 
   /** One line per decision, for EXPLAIN and tests. */

@@ -250,9 +250,7 @@ class RollupDefinitionTest {
                 Optional.empty(),
                 List.of(
                     new RollupRoute.Span(
-                        Optional.of(TableName.parse("iot.raw_1h")),
-                        1767225600000000L,
-                        1767229200000000L))));
+                        TableName.parse("iot.raw_1h"), 1767225600000000L, 1767229200000000L))));
     assertThat(sql("EXPLAIN " + maximum)).contains("routed to rollup iot.raw_1h");
     String minimum =
         "SELECT device, time_bucket(INTERVAL '1 hour', time) AS h, min(value) FROM iot.raw"

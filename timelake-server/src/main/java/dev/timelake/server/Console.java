@@ -513,6 +513,7 @@ final class Console implements AutoCloseable {
       for (RollupRoute.Span span : route.spans()) {
         Map<String, Object> part = new LinkedHashMap<>();
         part.put("rollup", span.rollup().map(Object::toString).orElse(null));
+        part.put("why", span.reason().map(RollupRoute.RawReason::description).orElse(null));
         part.put("start", instant(span.startMicros()));
         part.put("end", instant(span.endMicros()));
         spans.add(part);

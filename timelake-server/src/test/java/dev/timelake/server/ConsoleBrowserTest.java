@@ -143,7 +143,8 @@ class ConsoleBrowserTest {
     assertThat(text("legend")).contains("a v").contains("b v");
     assertThat(chart.getDomAttribute("data-sources")).isEqualTo("rollup:2,raw:1");
     assertThat(text("sources-note"))
-        .isEqualTo("Shaded: green from rollup iot.r_1h; orange from raw data");
+        .contains("rollup iot.r_1h")
+        .contains("raw data: changed since the rollup's refresh");
     Files.write(
         Path.of("target", "console-chart.png"),
         ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
@@ -197,7 +198,7 @@ class ConsoleBrowserTest {
     assertThat(text("sources"))
         .contains(
             "iot.r: answered from rollup iot.r_1h; raw data for 2026-01-01T12:00:00Z to"
-                + " 2026-01-01T13:00:00Z");
+                + " 2026-01-01T13:00:00Z (changed since the rollup's refresh)");
 
     ((org.openqa.selenium.JavascriptExecutor) browser)
         .executeScript("document.querySelector('.CodeMirror').CodeMirror.setValue('')");

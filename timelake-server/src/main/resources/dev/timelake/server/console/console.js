@@ -337,27 +337,48 @@ function renderChart(result) {
   };
 }
 
+/** Shades of the rollups that answered (one per rollup) and of raw data (one per reason). */
+const ROLLUP_SHADES = ["rgba(10, 140, 60, 0.12)", "rgba(20, 90, 200, 0.12)",
+  "rgba(120, 60, 180, 0.12)", "rgba(0, 150, 150, 0.12)"];
+const RAW_SHADES = {
+  "partial bucket at an edge of the range": "rgba(230, 120, 0, 0.12)",
+  "changed since the rollup's refresh": "rgba(220, 40, 20, 0.16)",
+};
+
 /**
- * Shades the chart where rollups answered (green) and where raw data did (orange), from the plan's
- * spans, and says so under the chart; the canvas's data-sources attribute counts both.
+ * Shades the chart's buckets by where they came from: each rollup in its colour, raw data in a
+ * colour per reason (a partial edge, changed since the refresh), from the plan's
+ * spans, with a legend under the chart; the canvas's data-sources attribute counts both.
  */
 function drawSources(context, result, x0, x1, px, pad, height) {
   const spans = ((result.plan || {}).routes || []).flatMap((route) => route.spans || []);
+  const rollups = [...new Set(spans.filter((s) => s.rollup).map((s) => s.rollup))];
+  const shade = (span) => span.rollup
+    ? ROLLUP_SHADES[rollups.indexOf(span.rollup) % ROLLUP_SHADES.length]
+    : RAW_SHADES[span.why] || "rgba(230, 120, 0, 0.16)";
   const seen = { rollup: 0, raw: 0 };
+  const legend = new Map();
   for (const span of spans) {
     const start = Math.max(x0, span.start === null ? -Infinity : Date.parse(span.start));
     const end = Math.min(x1, span.end === null ? Infinity : Date.parse(span.end));
     if (!(end > start)) continue;
     seen[span.rollup ? "rollup" : "raw"]++;
-    context.fillStyle = span.rollup ? "rgba(10, 140, 60, 0.10)" : "rgba(230, 120, 0, 0.16)";
+    context.fillStyle = shade(span);
     context.fillRect(px(start), pad.top, Math.max(1, px(end) - px(start)), height);
+    legend.set(span.rollup ? "rollup " + span.rollup : "raw data: " + span.why, shade(span));
   }
   context.fillStyle = "#333";
   $("chart").dataset.sources = "rollup:" + seen.rollup + ",raw:" + seen.raw;
-  const names = [...new Set(spans.filter((s) => s.rollup).map((s) => s.rollup))];
-  $("sources-note").textContent = spans.length
-    ? "Shaded: green from rollup " + names.join(", ") + (seen.raw ? "; orange from raw data" : "")
-    : "";
+  const note = $("sources-note");
+  note.replaceChildren();
+  if (!legend.size) return;
+  note.append("Where the buckets came from: ");
+  for (const [label, colour] of legend) {
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = colour.replace(/[\d.]+\)$/, "0.6)");
+    note.append(swatch, label + "  ");
+  }
 }
 
 function renderPlan(result) {
@@ -369,7 +390,7 @@ function renderPlan(result) {
     if (route.rollups.length) {
       item.className = "rollup";
       const raw = (route.spans || []).filter((span) => !span.rollup)
-        .map((span) => (span.start || "−∞") + " to " + (span.end || "+∞"));
+        .map((span) => (span.start || "−∞") + " to " + (span.end || "+∞") + " (" + span.why + ")");
       item.textContent = route.table + ": answered from rollup " + route.rollups.join(", ")
         + (raw.length ? "; raw data for " + raw.join(", ") : "")
         + (route.reason ? " — " + route.reason : "");
