@@ -61,6 +61,7 @@ public record QueryPlan(
       int filesRead,
       int filesBeforePruning,
       int partitionsRead,
+      int partitionsBeforePruning,
       int overlapGroups,
       int filesInOverlapGroups,
       Dedup dedup,

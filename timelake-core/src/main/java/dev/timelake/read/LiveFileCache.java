@@ -53,7 +53,15 @@ final class LiveFileCache {
   /** A live data file with its planning view, not yet marked fresh. */
   record LiveFile(DataFile file, PlannedFile planned) {}
 
-  private record Entry(long snapshotId, List<LiveFile> files) {}
+  /** A snapshot's live files and how many partitions they lie in. */
+  private record Entry(long snapshotId, List<LiveFile> files, int partitions) {
+    Entry(long snapshotId, List<LiveFile> files) {
+      this(
+          snapshotId,
+          files,
+          (int) files.stream().mapToInt(file -> file.planned().partition()).distinct().count());
+    }
+  }
 
   /**
    * The live files of {@code snapshot} that may hold rows matching {@code filter}, in commit order
@@ -90,24 +98,34 @@ final class LiveFileCache {
     return evaluator.eval(file.partition());
   }
 
+  /** How many partitions the live files of {@code snapshot} lie in: what a read prunes from. */
+  static int partitions(Table iceberg, TableContract contract, Snapshot snapshot) {
+    return entry(iceberg, contract, snapshot).partitions();
+  }
+
   private static List<LiveFile> liveFiles(
       Table iceberg, TableContract contract, Snapshot snapshot) {
+    return entry(iceberg, contract, snapshot).files();
+  }
+
+  private static Entry entry(Table iceberg, TableContract contract, Snapshot snapshot) {
     String key = key(iceberg, contract);
     Entry kept;
     synchronized (ENTRIES) {
       kept = ENTRIES.get(key);
     }
     if (kept != null && kept.snapshotId() == snapshot.snapshotId()) {
-      return kept.files();
+      return kept;
     }
     List<LiveFile> files = kept == null ? null : derived(iceberg, contract, snapshot, kept);
     if (files == null) {
       files = planned(iceberg, contract, snapshot);
     }
+    Entry entry = new Entry(snapshot.snapshotId(), files);
     synchronized (ENTRIES) {
-      ENTRIES.put(key, new Entry(snapshot.snapshotId(), files));
+      ENTRIES.put(key, entry);
     }
-    return files;
+    return entry;
   }
 
   /**

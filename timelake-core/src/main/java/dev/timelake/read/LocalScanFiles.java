@@ -28,6 +28,7 @@ final class LocalScanFiles {
         relocated(plan.independent(), local),
         plan.overlapping().stream().map(group -> relocated(group, local)).toList(),
         plan.filesBeforePruning(),
+        plan.partitionsBeforePruning(),
         plan.deduplicated());
   }
 

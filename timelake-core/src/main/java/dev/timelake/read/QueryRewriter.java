@@ -211,6 +211,7 @@ public final class QueryRewriter {
         plan.fileCount(),
         plan.filesBeforePruning(),
         partitions,
+        plan.partitionsBeforePruning(),
         plan.overlapping().size(),
         plan.overlapping().stream().mapToInt(List::size).sum(),
         plan.deduplicated()

@@ -15,6 +15,7 @@ public record ScanPlan(
     List<PlannedFile> independent,
     List<List<PlannedFile>> overlapping,
     int filesBeforePruning,
+    int partitionsBeforePruning,
     boolean deduplicated) {
 
   public ScanPlan {
@@ -37,8 +38,10 @@ public record ScanPlan(
     all.addAll(held);
     int before = filesBeforePruning + held.size();
     return deduplicated
-        ? new ScanPlan(contract, snapshotId, List.of(), List.of(all), before, true)
-        : new ScanPlan(contract, snapshotId, all, List.of(), before, false);
+        ? new ScanPlan(
+            contract, snapshotId, List.of(), List.of(all), before, partitionsBeforePruning, true)
+        : new ScanPlan(
+            contract, snapshotId, all, List.of(), before, partitionsBeforePruning, false);
   }
 
   /** Every file the plan reads. */

@@ -34,13 +34,15 @@ public final class ScanPlanner {
     TableContract contract = table.contract();
     Snapshot snapshot = table.snapshot().orElse(null);
     if (snapshot == null) {
-      return new ScanPlan(contract, -1, List.of(), List.of(), 0, deduplicate);
+      return new ScanPlan(contract, -1, List.of(), List.of(), 0, 0, deduplicate);
     }
     int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
+    int partitions = LiveFileCache.partitions(table.table().iceberg(), contract, snapshot);
     List<PlannedFile> files =
         markFresh(LiveFileCache.plannedFiles(table.table().iceberg(), contract, snapshot, filter));
     if (!deduplicate || !contract.deduplicates()) {
-      return new ScanPlan(contract, snapshot.snapshotId(), files, List.of(), total, false);
+      return new ScanPlan(
+          contract, snapshot.snapshotId(), files, List.of(), total, partitions, false);
     }
     List<List<PlannedFile>> groups = OverlapGroups.of(files);
     List<PlannedFile> independent = new ArrayList<>();
@@ -52,7 +54,8 @@ public final class ScanPlanner {
         overlapping.add(group);
       }
     }
-    return new ScanPlan(contract, snapshot.snapshotId(), independent, overlapping, total, true);
+    return new ScanPlan(
+        contract, snapshot.snapshotId(), independent, overlapping, total, partitions, true);
   }
 
   /** Every live file of the table's current snapshot, in commit order, marked fresh or not. */
@@ -81,9 +84,18 @@ public final class ScanPlanner {
             ? -1
             : table.iceberg().currentSnapshot().snapshotId();
     boolean dedup = deduplicate && table.contract().deduplicates() && files.size() > 1;
+    int partitions =
+        (int)
+            files.stream()
+                .filter(f -> !f.isHeld())
+                .mapToInt(PlannedFile::partition)
+                .distinct()
+                .count();
     return dedup
-        ? new ScanPlan(table.contract(), snapshot, List.of(), List.of(files), files.size(), true)
-        : new ScanPlan(table.contract(), snapshot, files, List.of(), files.size(), false);
+        ? new ScanPlan(
+            table.contract(), snapshot, List.of(), List.of(files), files.size(), partitions, true)
+        : new ScanPlan(
+            table.contract(), snapshot, files, List.of(), files.size(), partitions, false);
   }
 
   /**

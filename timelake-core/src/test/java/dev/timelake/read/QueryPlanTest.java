@@ -61,6 +61,7 @@ class QueryPlanTest {
       assertThat(read.filesBeforePruning()).isEqualTo(4);
       assertThat(read.filesRead()).isEqualTo(2);
       assertThat(read.partitionsRead()).isEqualTo(1);
+      assertThat(read.partitionsBeforePruning()).as("three days").isEqualTo(3);
       assertThat(read.overlapGroups()).isEqualTo(1);
       assertThat(read.filesInOverlapGroups()).isEqualTo(2);
       assertThat(read.independentFiles()).isZero();

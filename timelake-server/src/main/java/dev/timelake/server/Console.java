@@ -498,6 +498,7 @@ final class Console implements AutoCloseable {
       entry.put("filesRead", read.filesRead());
       entry.put("filesBeforePruning", read.filesBeforePruning());
       entry.put("partitionsRead", read.partitionsRead());
+      entry.put("partitionsBeforePruning", read.partitionsBeforePruning());
       entry.put("overlapGroups", read.overlapGroups());
       entry.put("filesInOverlapGroups", read.filesInOverlapGroups());
       entry.put("dedup", read.dedup().name());

@@ -403,7 +403,8 @@ function renderPlan(result) {
   for (const read of plan.reads) {
     const item = document.createElement("li");
     item.textContent = read.table + ": " + read.filesRead + " of " + read.filesBeforePruning
-      + " files read (" + read.partitionsRead + " partitions), " + read.filesInOverlapGroups
+      + " files read (" + read.partitionsRead + " of " + read.partitionsBeforePruning
+      + " partitions; the others pruned), " + read.filesInOverlapGroups
       + " in " + read.overlapGroups + " overlap groups, copies removed by " + read.dedup;
     sources.appendChild(item);
   }
