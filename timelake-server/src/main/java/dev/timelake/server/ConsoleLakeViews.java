@@ -215,6 +215,8 @@ final class ConsoleLakeViews {
     json.put("snapshots", snapshots);
     long current = table.snapshotId().orElse(-1);
     List<Map<String, Object>> rollups = new ArrayList<>();
+    Map<Long, java.time.Instant> committed = new java.util.HashMap<>();
+    history.forEach(snapshot -> committed.put(snapshot.id(), snapshot.committedAt()));
     if (table.rollupOf().isEmpty()) {
       for (dev.timelake.RollupInfo rollup : lake.rollups(table.name())) {
         Map<String, Object> entry = new LinkedHashMap<>();
@@ -225,6 +227,17 @@ final class ConsoleLakeViews {
         entry.put("filter", rollup.filter());
         entry.put("reflectsSnapshot", Long.toString(rollup.reflectsSnapshot()));
         entry.put("fresh", rollup.reflectsSnapshot() == current);
+        // How far behind the table the rollup is: the time between the raw commit it reflects
+        // and the table's newest (unknown when that commit has expired).
+        java.time.Instant reflected = committed.get(rollup.reflectsSnapshot());
+        java.time.Instant newest = committed.get(current);
+        entry.put(
+            "lagSeconds",
+            rollup.reflectsSnapshot() == current
+                ? Long.valueOf(0)
+                : reflected == null || newest == null
+                    ? null
+                    : Long.valueOf(java.time.Duration.between(reflected, newest).toSeconds()));
         entry.put("rows", rollup.rows());
         entry.put("files", rollup.files());
         rollups.add(entry);

@@ -207,13 +207,20 @@ class ConsoleBrowserTest {
     wait.until(d -> !text("error").isEmpty());
     assertThat(text("error")).contains("iot.nope").contains("(at line 1, column 15)");
     // The editor marks the place the error names.
-    assertThat(browser.findElement(By.cssSelector(".CodeMirror .error-mark")).getText())
-        .isEqualTo("iot");
+    // (CodeMirror draws each token of the marked name in its own element.)
+    assertThat(
+            browser.findElements(By.cssSelector(".CodeMirror .error-mark")).stream()
+                .map(WebElement::getText)
+                .collect(java.util.stream.Collectors.joining()))
+        .isEqualTo("iot.nope");
 
     // The lake: the table's rollups, partitions and history, and maintenance with its plan first.
     browser.findElement(By.xpath("//ul[@id='tables']/li[text()='iot.r']")).click();
     wait.until(d -> text("lake-name").equals("iot.r"));
-    assertThat(text("lake-rollups")).contains("iot.r_1h").contains("1h").contains("behind");
+    assertThat(text("lake-rollups"))
+        .contains("iot.r_1h")
+        .contains("1h")
+        .contains("behind the table by");
     assertThat(text("lake-columns")).contains("series key").contains("time");
     assertThat(text("lake-partitions")).contains("2026-01-01");
     assertThat(browser.findElements(By.cssSelector("#lake-snapshots tbody tr"))).hasSize(2);

@@ -108,8 +108,11 @@ function markError(position) {
   $("error").textContent += "\n(at line " + position.line + ", column " + position.column + ")";
   if (!state.editor) return;
   const from = { line: position.line - 1, ch: position.column - 1 };
-  const word = state.editor.findWordAt(from);
-  const to = word.head.ch > from.ch ? word.head : { line: from.line, ch: from.ch + 1 };
+  // The name there (a qualified one whole: iot.nope), or the one character.
+  const text = state.editor.getLine(from.line) || "";
+  let end = from.ch;
+  while (end < text.length && /[\w."$]/.test(text[end])) end++;
+  const to = { line: from.line, ch: Math.max(end, from.ch + 1) };
   state.errorMark = state.editor.markText(from, to, { className: "error-mark" });
   state.editor.setCursor(from);
 }
@@ -411,6 +414,14 @@ function renderPlan(result) {
   $("plan").textContent = (result.explanation || []).join("\n");
 }
 
+/** Seconds in words: 45 s, 12 min, 3.5 h, 2.0 days. */
+function duration(seconds) {
+  if (seconds < 90) return seconds + " s";
+  if (seconds < 5400) return Math.round(seconds / 60) + " min";
+  if (seconds < 172800) return (seconds / 3600).toFixed(1) + " h";
+  return (seconds / 86400).toFixed(1) + " days";
+}
+
 /** A table's details in the Table tab: columns, rollups and their freshness, partitions, history. */
 async function showTable(name) {
   const answer = await api("table?name=" + encodeURIComponent(name));
@@ -431,7 +442,8 @@ async function showTable(name) {
   grid("lake-rollups", ["rollup", "bucket", "by", "aggregates", "where", "fresh", "rows", "files", ""],
     table.rollups.map((r) => [r.name, r.bucket, r.keys.join(", "),
       Object.entries(r.aggregates).map(([k, v]) => k + " = " + v).join(", "), r.filter,
-      r.fresh ? "up to date" : "behind the table", r.rows, r.files, refreshButton(r.name)]));
+      r.fresh ? "up to date" : "behind the table" + (r.lagSeconds === null ? ""
+        : " by " + duration(r.lagSeconds)), r.rows, r.files, refreshButton(r.name)]));
   $("lake-overlap").textContent = table.filesInOverlapGroups
     ? table.filesInOverlapGroups + " files in " + table.overlapGroups + " overlap group"
       + (table.overlapGroups === 1 ? "" : "s") + ": their rows may share keys, so copies are removed"
