@@ -155,6 +155,7 @@ final class Console implements AutoCloseable {
       case "/console/api/cancel" -> cancel(exchange);
       case "/console/api/query" -> query(exchange, work);
       case "/console/api/rows" -> rows(exchange);
+      case "/console/api/csv" -> csv(exchange);
       case "/console/api/tables" -> withLogin(exchange, views::tables);
       case "/console/api/ingest" -> withLogin(exchange, views::ingest);
       case "/console/api/table" -> withLogin(exchange, views::table);
@@ -444,6 +445,55 @@ final class Console implements AutoCloseable {
   }
 
   /**
+   * {@code {"cursor": n}}: the whole result the login's last query left open, as a CSV download
+   * streamed while it is read.
+   */
+  private void csv(HttpExchange exchange) throws IOException {
+    Optional<Posted> posted = posted(exchange);
+    if (posted.isEmpty()) {
+      return;
+    }
+    JsonNode body = posted.get().body();
+    if (!body.path("cursor").canConvertToLong()) {
+      error(exchange, 400, "Ask for a download as {\"cursor\": N} with the cursor a query gave");
+      return;
+    }
+    Optional<Boolean> sent =
+        posted
+            .get()
+            .login()
+            .withCursor(
+                body.path("cursor").asLong(),
+                cursor -> {
+                  exchange.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
+                  exchange
+                      .getResponseHeaders()
+                      .set("Content-Disposition", "attachment; filename=\"result.csv\"");
+                  exchange.sendResponseHeaders(200, 0);
+                  try (java.io.Writer out =
+                      new java.io.BufferedWriter(
+                          new java.io.OutputStreamWriter(
+                              exchange.getResponseBody(), StandardCharsets.UTF_8),
+                          1 << 16)) {
+                    cursor.writeCsv(out);
+                  }
+                  return true;
+                });
+    if (sent.isEmpty()) {
+      resultClosed(exchange);
+    }
+  }
+
+  private static void resultClosed(HttpExchange exchange) throws IOException {
+    error(
+        exchange,
+        409,
+        "That result is closed (another query ran, or it was not read for "
+            + ConsoleSessions.CURSOR_IDLE.toMinutes()
+            + " minutes): run the query again");
+  }
+
+  /**
    * {@code {"cursor": n, "offset": k}}: a page of the result the login's last query left open, read
    * on from the result as far as needed.
    */
@@ -478,12 +528,7 @@ final class Console implements AutoCloseable {
                   return answer;
                 });
     if (page.isEmpty()) {
-      error(
-          exchange,
-          409,
-          "That result is closed (another query ran, or it was not read for "
-              + ConsoleSessions.CURSOR_IDLE.toMinutes()
-              + " minutes): run the query again");
+      resultClosed(exchange);
       return;
     }
     send(exchange, 200, page.get());

@@ -31,6 +31,7 @@ final class ConsoleCursor implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final QueryResult result;
+  private final List<String> columnNames;
   private final int columns;
   private final Path file;
   private final FileChannel spool;
@@ -46,7 +47,8 @@ final class ConsoleCursor implements AutoCloseable {
 
   private ConsoleCursor(QueryResult result, Path file, FileChannel spool) {
     this.result = result;
-    this.columns = result.columnNames().size();
+    this.columnNames = List.copyOf(result.columnNames());
+    this.columns = columnNames.size();
     this.file = file;
     this.spool = spool;
   }
@@ -115,6 +117,45 @@ final class ConsoleCursor implements AutoCloseable {
   @SuppressWarnings("unchecked")
   private static List<Object> row(byte[] json) throws IOException {
     return JSON.readValue(json, List.class);
+  }
+
+  /**
+   * Writes every row of the result as CSV (a header of the column names, then the rows; values with
+   * a comma, quote or line break quoted), reading on to the end of the result.
+   */
+  synchronized void writeCsv(java.io.Writer out) throws IOException {
+    out.write(csvLine(new ArrayList<>(columnNames)));
+    for (long offset = 0; ; offset += CSV_CHUNK) {
+      List<List<Object>> rows = rows(offset, CSV_CHUNK);
+      for (List<Object> row : rows) {
+        out.write(csvLine(row));
+      }
+      if (rows.size() < CSV_CHUNK) {
+        return;
+      }
+    }
+  }
+
+  private static final int CSV_CHUNK = 10_000;
+
+  private static String csvLine(List<?> values) {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        line.append(',');
+      }
+      Object value = values.get(i);
+      String text = value == null ? "" : value.toString();
+      if (text.indexOf(',') >= 0
+          || text.indexOf('"') >= 0
+          || text.indexOf('\n') >= 0
+          || text.indexOf('\r') >= 0) {
+        line.append('"').append(text.replace("\"", "\"\"")).append('"');
+      } else {
+        line.append(text);
+      }
+    }
+    return line.append('\n').toString();
   }
 
   /** Rows read from the result so far. */

@@ -164,6 +164,14 @@ class ConsoleApiTest {
     assertThat(last.get("more").asBoolean()).isFalse();
     assertThat(last.get("rowsRead").asLong()).isEqualTo(1_000_000);
     assertThat(page(ada, cursor, 2_000_000).get("rows").size()).isZero();
+    // The whole result as a CSV download, streamed from the server's spool.
+    HttpResponse<String> csv =
+        post("/console/api/csv", ada.cookie(), ada.csrf(), "{\"cursor\":" + cursor + "}");
+    assertThat(csv.statusCode()).isEqualTo(200);
+    assertThat(csv.headers().firstValue("Content-Disposition"))
+        .hasValue("attachment; filename=\"result.csv\"");
+    assertThat(csv.body()).startsWith("i,label\n0,v0\n1,v1\n").endsWith("999999,v999999\n");
+    assertThat(csv.body().lines().count()).isEqualTo(1_000_001);
 
     // Another query closes the result; its pages are gone, and a clear refusal says so.
     post("/console/api/query", ada.cookie(), ada.csrf(), "{\"sql\":\"SELECT 1\"}");
@@ -174,6 +182,10 @@ class ConsoleApiTest {
             ada.csrf(),
             "{\"cursor\":" + cursor + ",\"offset\":0}");
     assertThat(gone.statusCode()).isEqualTo(409);
+    assertThat(
+            post("/console/api/csv", ada.cookie(), ada.csrf(), "{\"cursor\":" + cursor + "}")
+                .statusCode())
+        .isEqualTo(409);
     assertThat(gone.body()).contains("run the query again");
     HttpResponse<String> malformed =
         post("/console/api/rows", ada.cookie(), ada.csrf(), "{\"offset\":-1}");

@@ -583,6 +583,40 @@ function selectTab(id) {
   }
 }
 
+/**
+ * Saves the whole result as a CSV file: built here when the page holds every row, else streamed by
+ * the server from the result it keeps open (a million rows never pass through the page's memory
+ * as rows).
+ */
+async function download() {
+  const result = state.result;
+  if (!result || !result.columns) return;
+  let blob;
+  if (!result.more) {
+    blob = new Blob([toCsv(result)], { type: "text/csv" });
+  } else {
+    const response = await fetch("/console/api/csv", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Timelake-Csrf": state.csrf || "" },
+      body: JSON.stringify({ cursor: result.cursor }),
+    });
+    if (response.status !== 200) {
+      let error = "HTTP " + response.status;
+      try { error = (await response.json()).error || error; } catch (e) { /* not JSON */ }
+      $("error").textContent = error;
+      return;
+    }
+    blob = await response.blob();
+  }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "result.csv";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
 function toCsv(result) {
   const quote = (value) => {
     const text = value === null ? "" : String(value);
@@ -629,6 +663,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("history").addEventListener("change", () => {
     if ($("history").value) setSql($("history").value);
   });
+  $("download").addEventListener("click", download);
   $("csv").addEventListener("click", () => {
     if (state.result && state.result.columns) navigator.clipboard.writeText(toCsv(state.result));
   });
