@@ -214,6 +214,49 @@ class ConsoleBrowserTest {
                 .collect(java.util.stream.Collectors.joining()))
         .isEqualTo("iot.nope");
 
+    // HTML in values, column names and error messages is shown as text, never run.
+    org.openqa.selenium.JavascriptExecutor script =
+        (org.openqa.selenium.JavascriptExecutor) browser;
+    script.executeScript(
+        "document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])",
+        "SELECT '<img src=x onerror=\"window.pwned=1\">' AS \"<b onmouseover=window.pwned=2>k</b>\","
+            + " TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (i) HOUR AS t, i AS v"
+            + " FROM range(3) r(i)");
+    browser.findElement(By.id("run")).click();
+    wait.until(d -> text("status").contains("3 rows"));
+    assertThat(browser.findElements(By.cssSelector("#results img, #results b, #legend img")))
+        .isEmpty();
+    click("[data-tab=chart-tab]");
+    assertThat(text("legend")).contains("<img src=x onerror=\"window.pwned=1\">");
+    click("[data-tab=table-tab]");
+    assertThat(text("results"))
+        .contains("<img src=x onerror=\"window.pwned=1\">")
+        .contains("<b onmouseover=window.pwned=2>k</b>");
+    script.executeScript(
+        "document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])",
+        "SELECT * FROM \"<img src=x onerror=window.pwned=3>\"");
+    browser.findElement(By.id("run")).click();
+    wait.until(d -> text("error").contains("<img"));
+    assertThat(browser.findElements(By.cssSelector("#error img"))).isEmpty();
+    assertThat(script.executeScript("return window.pwned === undefined")).isEqualTo(true);
+
+    // A result beyond the page's first 10,000 rows: later pages come from the server.
+    script.executeScript(
+        "document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])",
+        "SELECT range AS i FROM range(25000)");
+    browser.findElement(By.id("run")).click();
+    wait.until(d -> text("status").contains("10000+ rows"));
+    click("[data-tab=table-tab]");
+    script.executeScript("renderTable(state.result, 150)");
+    wait.until(d -> text("page-info").startsWith("page 151"));
+    assertThat(text("page-info")).isEqualTo("page 151 of many (rows 15001–15100)");
+    assertThat(browser.findElement(By.cssSelector("#results tbody td")).getText())
+        .isEqualTo("15000");
+    script.executeScript("renderTable(state.result, 249)");
+    wait.until(d -> text("page-info").startsWith("page 250"));
+    assertThat(text("page-info")).isEqualTo("page 250 of 250 (rows 24901–25000)");
+    assertThat(browser.findElement(By.id("page-next")).isEnabled()).isFalse();
+
     // The lake: the table's rollups, partitions and history, and maintenance with its plan first.
     browser.findElement(By.xpath("//ul[@id='tables']/li[text()='iot.r']")).click();
     wait.until(d -> text("lake-name").equals("iot.r"));
