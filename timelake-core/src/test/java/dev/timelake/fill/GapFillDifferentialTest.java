@@ -23,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Gap-filled queries over random readings (gaps of whole hours, late rows, resent copies with new
- * values, NULL values) against the fill worked out in Java from the same query unfilled and
- * unrouted: every bucket of the range once per series, locf and interpolate as specified, the
- * answer the same whether the aggregate is routed to the hourly and daily rollups or not.
+ * values, NULL values) against two oracles of the same query unfilled and unrouted: the fill worked
+ * out in Java, and plain DuckDB's {@code generate_series} grid LEFT JOINed to those rows with the
+ * carried and interpolated values found by correlated subqueries (no window, as the product uses).
+ * Every bucket of the range once per series, locf and interpolate as specified, the answer the same
+ * whether the aggregate is routed to the hourly and daily rollups or not.
  */
 class GapFillDifferentialTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -35,10 +37,11 @@ class GapFillDifferentialTest {
   @TempDir Path warehouse;
 
   @Test
-  void gapFilledAnswersEqualTheFillOfTheUnfilledAnswer() {
+  void gapFilledAnswersEqualTheFillOfTheUnfilledAnswer() throws java.sql.SQLException {
     TestRandom random = TestRandom.create();
     try (Lake lake = Lake.open(warehouse);
-        Session session = lake.newSession()) {
+        Session session = lake.newSession();
+        java.sql.Connection oracle = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
       Table table = lake.createTable(TestTables.tagReadings("d.r").build());
       TestTables.commitReadings(table.newAppend(), "tag", readings(random, 0.7, 0, 72));
       for (String width : List.of("1 hour", "1 day")) {
@@ -60,6 +63,10 @@ class GapFillDifferentialTest {
         session.set("rollup-routing", "false");
         List<List<Object>> unfilled = rows(session, query.unfilled());
         List<List<Object>> expected = query.fill(unfilled);
+        SameAnswers.assertSameRows(
+            query.sqlFill(oracle, unfilled),
+            expected,
+            random + "\nthe SQL oracle and the Java oracle differ on\n" + query.gapFilled());
         session.set("rollup-routing", "true");
         try (QueryResult result = session.sql(query.gapFilled())) {
           routed += result.isRouted() ? 1 : 0;
@@ -197,6 +204,72 @@ class GapFillDifferentialTest {
           + ") FILL("
           + mode
           + ") ORDER BY tag, time";
+    }
+
+    /**
+     * The expected rows from plain DuckDB: {@code unfilled} loaded into a table, a {@code
+     * generate_series} grid crossed with the series and LEFT JOINed to them; an empty bucket's
+     * value found by correlated subqueries (the latest earlier bucket's for locf; the nearest
+     * non-NULL buckets on each side for interpolate).
+     */
+    List<List<Object>> sqlFill(java.sql.Connection oracle, List<List<Object>> unfilled) {
+      try (java.sql.Statement statement = oracle.createStatement()) {
+        statement.execute("CREATE OR REPLACE TABLE u (tag VARCHAR, b TIMESTAMPTZ, v DOUBLE)");
+        try (java.sql.PreparedStatement insert =
+            oracle.prepareStatement("INSERT INTO u VALUES (?, ?, ?)")) {
+          for (List<Object> row : unfilled) {
+            insert.setObject(1, row.get(0));
+            insert.setObject(2, row.get(1));
+            insert.setObject(3, row.get(2) == null ? null : ((Number) row.get(2)).doubleValue());
+            insert.addBatch();
+          }
+          insert.executeBatch();
+        }
+        long first = Math.floorDiv(start, widthMicros) * widthMicros;
+        String named =
+            this.named.isEmpty()
+                ? ""
+                : " UNION SELECT unnest(['" + String.join("', '", this.named) + "'])";
+        String empty =
+            switch (fill) {
+              case "locf" ->
+                  "(SELECT p.v FROM u p WHERE p.tag = s.tag AND p.b < g.b ORDER BY p.b DESC"
+                      + " LIMIT 1)";
+              case "interpolate" ->
+                  "(SELECT p.v + (n.v - p.v) * (epoch_us(g.b) - epoch_us(p.b))"
+                      + " / (epoch_us(n.b) - epoch_us(p.b))"
+                      + " FROM (SELECT b, v FROM u WHERE tag = s.tag AND b < g.b AND v IS NOT"
+                      + " NULL ORDER BY b DESC LIMIT 1) p,"
+                      + " (SELECT b, v FROM u WHERE tag = s.tag AND b > g.b AND v IS NOT NULL"
+                      + " ORDER BY b LIMIT 1) n)";
+              default -> "NULL";
+            };
+        String sql =
+            "SELECT s.tag, g.b, CASE WHEN u.b IS NOT NULL THEN u.v ELSE "
+                + empty
+                + " END FROM (SELECT DISTINCT tag FROM u"
+                + named
+                + ") s CROSS JOIN (SELECT unnest(generate_series(make_timestamptz("
+                + first
+                + "), make_timestamptz("
+                + (finish - 1)
+                + "), INTERVAL '"
+                + width
+                + "')) AS b) g LEFT JOIN u ON u.tag = s.tag AND u.b = g.b ORDER BY 1, 2";
+        List<List<Object>> rows = new ArrayList<>();
+        try (java.sql.ResultSet result = statement.executeQuery(sql)) {
+          while (result.next()) {
+            rows.add(
+                Arrays.asList(
+                    result.getString(1),
+                    result.getObject(2, OffsetDateTime.class),
+                    result.getObject(3)));
+          }
+        }
+        return rows;
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException("The SQL oracle failed: " + e.getMessage(), e);
+      }
     }
 
     /** The expected rows, by series then bucket: the grid, the values, the fill. */
