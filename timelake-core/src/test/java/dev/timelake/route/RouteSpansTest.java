@@ -24,19 +24,7 @@ class RouteSpansTest {
   void anHourChangedSinceTheRefreshIsARawSpanBetweenRollupSpans() {
     try (Lake lake = Lake.open(warehouse);
         Session session = lake.newSession()) {
-      sql(
-          session,
-          "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column"
-              + " = 'time', series_key = 'device', auto_maintain = false)");
-      sql(
-          session,
-          "INSERT INTO iot.r SELECT 'a', TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (m)"
-              + " MINUTE, m FROM range(0, 360, 10) r(m)");
-      sql(
-          session,
-          "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
-              + " time) AS h, max(value) FROM iot.r GROUP BY device, h WITH (refresh_interval ="
-              + " 'off')");
+      sixHoursWithAnHourlyRollup(session);
       sql(session, "INSERT INTO iot.r VALUES ('a', TIMESTAMPTZ '2026-01-01 02:05:00+00', 999)");
       try (QueryResult result =
           session.sql(
@@ -65,19 +53,7 @@ class RouteSpansTest {
   void rawStretchesSayWhetherTheyArePartialBucketsOrChangedSinceTheRefresh() {
     try (Lake lake = Lake.open(warehouse);
         Session session = lake.newSession()) {
-      sql(
-          session,
-          "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column"
-              + " = 'time', series_key = 'device', auto_maintain = false)");
-      sql(
-          session,
-          "INSERT INTO iot.r SELECT 'a', TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (m)"
-              + " MINUTE, m FROM range(0, 360, 10) r(m)");
-      sql(
-          session,
-          "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
-              + " time) AS h, max(value) FROM iot.r GROUP BY device, h WITH (refresh_interval ="
-              + " 'off')");
+      sixHoursWithAnHourlyRollup(session);
       // Two hours added after the refresh.
       sql(
           session,
@@ -100,6 +76,23 @@ class RouteSpansTest {
                     RollupRoute.RawReason.PARTIAL_BUCKET, micros("07:00"), micros("07:30")));
       }
     }
+  }
+
+  /** Readings every 10 minutes of 00:00–06:00 and an hourly rollup refreshed over them. */
+  private static void sixHoursWithAnHourlyRollup(Session session) {
+    sql(
+        session,
+        "CREATE TABLE iot.r (device VARCHAR, time TIMESTAMPTZ, value DOUBLE) WITH (time_column"
+            + " = 'time', series_key = 'device', auto_maintain = false)");
+    sql(
+        session,
+        "INSERT INTO iot.r SELECT 'a', TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (m)"
+            + " MINUTE, m FROM range(0, 360, 10) r(m)");
+    sql(
+        session,
+        "CREATE MATERIALIZED ROLLUP iot.r_1h AS SELECT device, time_bucket(INTERVAL '1 hour',"
+            + " time) AS h, max(value) FROM iot.r GROUP BY device, h WITH (refresh_interval ="
+            + " 'off')");
   }
 
   private static long micros(String time) {

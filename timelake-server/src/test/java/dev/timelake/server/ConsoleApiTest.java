@@ -320,19 +320,7 @@ class ConsoleApiTest {
   @Test
   void aRunningQueryIsCancelledByItsLogin() throws Exception {
     Login ada = loggedIn("ada", "ada pw");
-    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow =
-        java.util.concurrent.CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return post(
-                    "/console/api/query",
-                    ada.cookie(),
-                    ada.csrf(),
-                    "{\"sql\":\"SELECT count(*) FROM range(100000000000) a WHERE a % 7 = 3\"}");
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow = slowQuery(ada);
     HttpResponse<String> cancelled = null;
     for (int i = 0; i < 100 && !slow.isDone(); i++) {
       Thread.sleep(100);
@@ -350,19 +338,7 @@ class ConsoleApiTest {
     server.consoleStatements(1, java.time.Duration.ofMillis(300));
     Login ada = loggedIn("ada", "ada pw");
     Login rob = loggedIn("rob", "rob pw");
-    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow =
-        java.util.concurrent.CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return post(
-                    "/console/api/query",
-                    ada.cookie(),
-                    ada.csrf(),
-                    "{\"sql\":\"SELECT count(*) FROM range(100000000000) a WHERE a % 7 = 3\"}");
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow = slowQuery(ada);
     HttpResponse<String> busy = null;
     for (int i = 0; i < 50 && (busy == null || busy.statusCode() != 503); i++) {
       Thread.sleep(50);
@@ -560,6 +536,22 @@ class ConsoleApiTest {
   }
 
   private record Login(String cookie, String csrf, String setCookie) {}
+
+  /** A query of {@code login}'s that runs for minutes unless cancelled, sent in the background. */
+  private java.util.concurrent.CompletableFuture<HttpResponse<String>> slowQuery(Login login) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return post(
+                "/console/api/query",
+                login.cookie(),
+                login.csrf(),
+                "{\"sql\":\"SELECT count(*) FROM range(100000000000) a WHERE a % 7 = 3\"}");
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
 
   private Login loggedIn(String user, String password) throws Exception {
     HttpResponse<String> answer = login(user, password);
