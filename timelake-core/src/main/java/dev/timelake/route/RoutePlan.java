@@ -62,11 +62,12 @@ public record RoutePlan(
     BucketGrid grid =
         shape
             .grid()
-            .orElse(
-                parts.stream()
-                    .map(part -> part.rollup().grid())
-                    .min(Comparator.comparingLong(BucketGrid::longestMicros))
-                    .orElseThrow());
+            .orElseGet(
+                () ->
+                    parts.stream()
+                        .map(part -> part.rollup().grid())
+                        .min(Comparator.comparingLong(BucketGrid::longestMicros))
+                        .orElseThrow());
     IntervalSet whole = rawIntervals.intersect(shape.time().alignInward(grid));
     List<RollupRoute.Span> spans = new ArrayList<>();
     add(spans, rawIntervals.subtract(whole), RollupRoute.RawReason.PARTIAL_BUCKET);

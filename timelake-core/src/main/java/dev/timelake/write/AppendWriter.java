@@ -91,12 +91,8 @@ final class AppendWriter {
         connection.execute(
             "CREATE TEMPORARY VIEW "
                 + rows
-                + " AS SELECT *, "
-                + partitionSql()
                 + " AS "
-                + PARTITION
-                + " FROM "
-                + stageTable);
+                + withPartition(stageTable, "rowid AS __tl_row"));
       } else {
         connection.execute(
             "CREATE TEMPORARY TABLE "
@@ -111,10 +107,22 @@ final class AppendWriter {
                 + PARTITION);
       }
       String late = lateSql(rows);
-      List<List<Object>> files = connection.rows(fileSummarySql(rows, late));
+      List<List<Object>> files = connection.rows(fileSummarySql(rows, late, ordered));
       int done = 0;
       for (List<Object> file : files) {
-        written.add(writeFile(rows, late, file, !ordered));
+        // In order, a partition's rows are one stretch of the staged rows: each file reads
+        // only its stretch (by row id, which DuckDB skips to), not every staged row again.
+        String from =
+            ordered
+                ? "("
+                    + withPartition(stageTable, null)
+                    + " WHERE rowid BETWEEN "
+                    + file.get(5)
+                    + " AND "
+                    + file.get(6)
+                    + ")"
+                : rows;
+        written.add(writeFile(from, late, file, !ordered));
         progress.accept("wrote " + (++done) + " of " + files.size() + " files");
       }
       return written;
@@ -235,7 +243,22 @@ final class AppendWriter {
     return late.append(" ELSE false END").toString();
   }
 
-  private String fileSummarySql(String rows, String late) {
+  /** The staged rows with their partition (and {@code extra}, when given), as a SELECT. */
+  private String withPartition(String stageTable, String extra) {
+    return "SELECT *, "
+        + (extra == null ? "" : extra + ", ")
+        + partitionSql()
+        + " AS "
+        + PARTITION
+        + " FROM "
+        + stageTable;
+  }
+
+  /**
+   * Per file to write (partition, late or not): rows, time range and, with {@code rowRange}, the
+   * first and last staged row id of the partition's rows.
+   */
+  private String fileSummarySql(String rows, String late, boolean rowRange) {
     String time = contract.timeColumn().map(SqlText::identifier).orElse(null);
     String value = time == null ? null : contract.partitioning().valueSql(time);
     String range = time == null ? "0, 0" : "min(" + value + "), max(" + value + ")";
@@ -245,6 +268,7 @@ final class AppendWriter {
         + late
         + " AS late, count(*), "
         + range
+        + (rowRange ? ", min(__tl_row), max(__tl_row)" : "")
         + " FROM "
         + rows
         + " GROUP BY ALL ORDER BY ALL";

@@ -154,8 +154,8 @@ final class Console implements AutoCloseable {
       case "/console/api/logout" -> logout(exchange);
       case "/console/api/cancel" -> cancel(exchange);
       case "/console/api/query" -> query(exchange, work);
-      case "/console/api/rows" -> rows(exchange);
-      case "/console/api/csv" -> csv(exchange);
+      case "/console/api/rows" -> rows(exchange, work);
+      case "/console/api/csv" -> csv(exchange, work);
       case "/console/api/tables" -> withLogin(exchange, views::tables);
       case "/console/api/ingest" -> withLogin(exchange, views::ingest);
       case "/console/api/table" -> withLogin(exchange, views::table);
@@ -415,6 +415,9 @@ final class Console implements AutoCloseable {
         } catch (IOException e) {
           cursor.close();
           throw new java.io.UncheckedIOException(e);
+        } catch (RuntimeException e) {
+          cursor.close(); // its spool too, not only the result
+          throw e;
         }
         boolean more = cursor.rowsRead() > FIRST_ROWS;
         answer.put("columns", result.columnNames());
@@ -448,7 +451,7 @@ final class Console implements AutoCloseable {
    * {@code {"cursor": n}}: the whole result the login's last query left open, as a CSV download
    * streamed while it is read.
    */
-  private void csv(HttpExchange exchange) throws IOException {
+  private void csv(HttpExchange exchange, BodyRead work) throws IOException {
     Optional<Posted> posted = posted(exchange);
     if (posted.isEmpty()) {
       return;
@@ -458,27 +461,35 @@ final class Console implements AutoCloseable {
       error(exchange, 400, "Ask for a download as {\"cursor\": N} with the cursor a query gave");
       return;
     }
-    Optional<Boolean> sent =
-        posted
-            .get()
-            .login()
-            .withCursor(
-                body.path("cursor").asLong(),
-                cursor -> {
-                  exchange.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
-                  exchange
-                      .getResponseHeaders()
-                      .set("Content-Disposition", "attachment; filename=\"result.csv\"");
-                  exchange.sendResponseHeaders(200, 0);
-                  try (java.io.Writer out =
-                      new java.io.BufferedWriter(
-                          new java.io.OutputStreamWriter(
-                              exchange.getResponseBody(), StandardCharsets.UTF_8),
-                          1 << 16)) {
+    work.run(); // a long download is not a slow request
+    Optional<Boolean> sent;
+    try {
+      sent =
+          posted
+              .get()
+              .login()
+              .withCursor(
+                  body.path("cursor").asLong(),
+                  cursor -> {
+                    exchange.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
+                    exchange
+                        .getResponseHeaders()
+                        .set("Content-Disposition", "attachment; filename=\"result.csv\"");
+                    exchange.sendResponseHeaders(200, 0);
+                    java.io.Writer out =
+                        new java.io.BufferedWriter(
+                            new java.io.OutputStreamWriter(
+                                exchange.getResponseBody(), StandardCharsets.UTF_8),
+                            1 << 16);
+                    // Closed only when every row is out: a failure leaves the chunked answer
+                    // without its end, so the browser sees a failed download, not a short file.
                     cursor.writeCsv(out);
-                  }
-                  return true;
-                });
+                    out.close();
+                    return true;
+                  });
+    } catch (RuntimeException e) {
+      throw new IOException("The CSV download failed while it was sent: " + e.getMessage(), e);
+    }
     if (sent.isEmpty()) {
       resultClosed(exchange);
     }
@@ -497,7 +508,7 @@ final class Console implements AutoCloseable {
    * {@code {"cursor": n, "offset": k}}: a page of the result the login's last query left open, read
    * on from the result as far as needed.
    */
-  private void rows(HttpExchange exchange) throws IOException {
+  private void rows(HttpExchange exchange, BodyRead work) throws IOException {
     Optional<Posted> posted = posted(exchange);
     if (posted.isEmpty()) {
       return;
@@ -512,21 +523,37 @@ final class Console implements AutoCloseable {
               + " gave and K ≥ 0");
       return;
     }
-    Optional<Map<String, Object>> page =
-        posted
-            .get()
-            .login()
-            .withCursor(
-                body.path("cursor").asLong(),
-                cursor -> {
-                  Map<String, Object> answer = new LinkedHashMap<>();
-                  answer.put("offset", offset);
-                  answer.put("rows", cursor.rows(offset, ConsoleCursor.PAGE));
-                  answer.put("rowsRead", cursor.rowsRead());
-                  answer.put("more", cursor.rowsRead() > offset + ConsoleCursor.PAGE);
-                  answer.put("cut", cursor.cut());
-                  return answer;
-                });
+    work.run(); // reading on to a far page is not a slow request
+    Optional<Map<String, Object>> page;
+    try {
+      page =
+          posted
+              .get()
+              .login()
+              .withCursor(
+                  body.path("cursor").asLong(),
+                  cursor -> {
+                    Map<String, Object> answer = new LinkedHashMap<>();
+                    answer.put("offset", offset);
+                    answer.put("rows", cursor.rows(offset, ConsoleCursor.PAGE));
+                    answer.put("rowsRead", cursor.rowsRead());
+                    answer.put("more", cursor.rowsRead() > offset + ConsoleCursor.PAGE);
+                    answer.put("cut", cursor.cut());
+                    return answer;
+                  });
+    } catch (TimelakeException e) {
+      error(
+          exchange,
+          400,
+          forClient(e.getMessage()) + " (the result is closed: run the query again)");
+      return;
+    } catch (java.io.UncheckedIOException e) {
+      error(
+          exchange,
+          500,
+          "Cannot read the result's rows on: " + e.getMessage() + "; run the query again");
+      return;
+    }
     if (page.isEmpty()) {
       resultClosed(exchange);
       return;

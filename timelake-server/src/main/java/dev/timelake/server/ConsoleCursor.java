@@ -14,9 +14,11 @@ import java.util.List;
 
 /**
  * A result the web console pages through: the rows go from the open result to a spool file as the
- * page asks for them, so that a million-row answer is never held in the page or in the server's
- * memory, and any page already read can be shown again. The spool is one JSON array per line; every
- * {@link #PAGE}-th row's byte offset is kept to find a page without reading the rows before it.
+ * page asks for them, so that a million-row answer is never held in the page nor as Java values,
+ * and any page already read can be shown again. (DuckDB holds the result itself until it is closed:
+ * at the login's next query, logout, or after {@link ConsoleSessions#CURSOR_IDLE}.) The spool is
+ * one JSON array per line; every {@link #PAGE}-th row's byte offset is kept to find a page without
+ * reading the rows before it.
  */
 final class ConsoleCursor implements AutoCloseable {
   /** Rows per page of the console's result table. */
@@ -131,6 +133,11 @@ final class ConsoleCursor implements AutoCloseable {
         out.write(csvLine(row));
       }
       if (rows.size() < CSV_CHUNK) {
+        if (cut) {
+          // A file that ends as if whole would mislead: the download fails instead.
+          throw new IOException(
+              "the result has more than " + MAX_ROWS + " rows (or 1 GiB): narrow the query");
+        }
         return;
       }
     }
@@ -146,7 +153,9 @@ final class ConsoleCursor implements AutoCloseable {
       }
       Object value = values.get(i);
       String text = value == null ? "" : value.toString();
-      if (text.indexOf(',') >= 0
+      // An empty text is quoted, so that it reads back apart from NULL (an empty field).
+      if ((value != null && text.isEmpty())
+          || text.indexOf(',') >= 0
           || text.indexOf('"') >= 0
           || text.indexOf('\n') >= 0
           || text.indexOf('\r') >= 0) {

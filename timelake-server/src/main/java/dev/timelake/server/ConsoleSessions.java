@@ -71,11 +71,6 @@ final class ConsoleSessions implements AutoCloseable {
     private long cursorNumber;
     private volatile Instant cursorUsed;
 
-    /** Runs {@code work} with the login's session, one statement at a time. */
-    synchronized <T> T withSession(java.util.function.Function<Session, T> work) {
-      return work.apply(session);
-    }
-
     /**
      * Runs one statement: the result paged before is closed first, and {@code work} may keep the
      * new one open as a cursor ({@link #keep}).
@@ -93,14 +88,22 @@ final class ConsoleSessions implements AutoCloseable {
       return ++cursorNumber;
     }
 
-    /** The cursor {@code number} names, when it is still the login's latest. */
+    /**
+     * The cursor {@code number} names, when it is still the login's latest; a cursor that fails is
+     * closed (its result cannot be read on where it stopped).
+     */
     synchronized <T> Optional<T> withCursor(long number, CursorWork<T> work)
         throws java.io.IOException {
       if (cursor == null || number != cursorNumber) {
         return Optional.empty();
       }
       cursorUsed = Instant.now();
-      return Optional.of(work.apply(cursor));
+      try {
+        return Optional.of(work.apply(cursor));
+      } catch (java.io.IOException | RuntimeException e) {
+        dropCursor();
+        throw e;
+      }
     }
 
     /** What the page does with a cursor. */
@@ -171,13 +174,22 @@ final class ConsoleSessions implements AutoCloseable {
       return Optional.empty();
     }
     login.lastUsed = now;
-    login.dropCursorIdleSince(Instant.now().minus(CURSOR_IDLE));
+    dropIdleCursors();
     return Optional.of(login);
   }
 
   /** {@code user}'s verifier as the users file writes it: equal when the password is unchanged. */
   private String secret(String user) {
     return credentials.secretOf(user).map(ScramSecret::text).orElse(null);
+  }
+
+  /**
+   * Closes every login's result left unread for {@link #CURSOR_IDLE}, at each request of any login:
+   * a login running a statement has none to close and is not waited for.
+   */
+  private void dropIdleCursors() {
+    Instant limit = Instant.now().minus(CURSOR_IDLE);
+    logins.values().forEach(login -> login.dropCursorIdleSince(limit));
   }
 
   /** Ends the login {@code token} names, if any. */
@@ -190,8 +202,7 @@ final class ConsoleSessions implements AutoCloseable {
 
   private void sweep() {
     Instant now = clock.instant();
-    Instant idleCursors = Instant.now().minus(CURSOR_IDLE);
-    logins.values().forEach(login -> login.dropCursorIdleSince(idleCursors));
+    dropIdleCursors();
     logins.values().stream()
         .filter(login -> login.lastUsed.plus(IDLE).isBefore(now))
         .map(login -> login.token)

@@ -257,15 +257,20 @@ final class PgConnection implements Runnable {
     int from = 0;
     for (String statement : statements) {
       int at = text.indexOf(statement, from);
-      from = Math.max(from, at);
-      if (!run(in, statement, at)) {
+      if (at >= 0) {
+        from = at + statement.length();
+      }
+      if (!run(in, statement, at < 0 ? -1 : text.codePointCount(0, at))) {
         break;
       }
     }
     ready();
   }
 
-  /** Runs {@code sql}, which starts at {@code offset} of the query string (-1: not known). */
+  /**
+   * Runs {@code sql}, which starts {@code offset} characters (code points, as PostgreSQL counts
+   * them) into the query string; -1: not known.
+   */
   private boolean run(DataInputStream in, String sql, int offset) throws IOException {
     Optional<PgCopyStatement> copy;
     try {
@@ -332,7 +337,9 @@ final class PgConnection implements Runnable {
       int position =
           sql == null || offset < 0
               ? 0
-              : StatementPosition.of(sql, e).map(p -> offset + p.offset() + 1).orElse(0);
+              : StatementPosition.of(sql, e)
+                  .map(p -> offset + sql.codePointCount(0, p.offset()) + 1)
+                  .orElse(0);
       error(e.sqlState(), e.getMessage(), position);
       return false;
     } catch (RuntimeException e) {

@@ -98,10 +98,10 @@ final class TableCommitQueue {
 
   /**
    * Commits {@code points}, one request's for the table, identified by {@code digest} and written
-   * by {@code user} (recorded in the snapshot summary); returns when they are committed, maybe
-   * together with other requests', or at once when a request with that digest was committed lately.
-   * A request with the digest of one queued or being committed is that request sent again: it waits
-   * for that one's commit and shares its outcome.
+   * by {@code user} (recorded in the snapshot summary; "(token)" for a token that names no user);
+   * returns when they are committed, maybe together with other requests', or at once when a request
+   * with that digest was committed lately. A request with the digest of one queued or being
+   * committed is that request sent again: it waits for that one's commit and shares its outcome.
    *
    * @throws LineProtocolWriter.Stopping when the committers no longer take work
    * @throws RuntimeException what the commit threw
@@ -247,7 +247,12 @@ final class TableCommitQueue {
           .batchId("line-protocol:" + batchId(group))
           .writtenBy(
               String.join(
-                  ",", group.stream().map(request -> request.user).distinct().sorted().toList()))
+                  ",",
+                  group.stream()
+                      .map(request -> request.user.isEmpty() ? "(token)" : request.user)
+                      .distinct()
+                      .sorted()
+                      .toList()))
           .fromArrow(root)
           .withoutMaintenance()
           .commit();

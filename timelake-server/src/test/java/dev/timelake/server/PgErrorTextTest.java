@@ -54,6 +54,11 @@ class PgErrorTextTest extends WithPgServer {
           org.assertj.core.api.Assertions.catchThrowableOfType(
               PSQLException.class, () -> statement.execute("SELECT 1; SELECT * FROM iot.nope"));
       assertThat(failure.getServerErrorMessage().getPosition()).isEqualTo(25);
+      // A statement that repeats the start of an earlier one is found after it.
+      failure =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              PSQLException.class, () -> statement.execute("SELECT tag FROM iot.t; SELECT tag"));
+      assertThat(failure.getServerErrorMessage().getPosition()).isEqualTo(31);
     }
   }
 

@@ -606,7 +606,13 @@ async function download() {
       $("error").textContent = error;
       return;
     }
-    blob = await response.blob();
+    try {
+      blob = await response.blob();
+    } catch (e) {
+      $("error").textContent = "The download failed before its end (the server's log says why);"
+        + " run the query again, or narrow it";
+      return;
+    }
   }
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
