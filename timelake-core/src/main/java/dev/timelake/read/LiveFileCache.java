@@ -69,7 +69,17 @@ final class LiveFileCache {
    */
   static List<PlannedFile> plannedFiles(
       Table iceberg, TableContract contract, Snapshot snapshot, Expression filter) {
-    List<LiveFile> live = liveFiles(iceberg, contract, snapshot);
+    return pruned(iceberg, contract, snapshot, filter).files();
+  }
+
+  /** The files a filter keeps, and how many partitions the snapshot's live files lie in. */
+  record Pruned(List<PlannedFile> files, int partitionsBeforePruning) {}
+
+  /** {@link #plannedFiles}, with the partitions pruned from: one look into the cache. */
+  static Pruned pruned(
+      Table iceberg, TableContract contract, Snapshot snapshot, Expression filter) {
+    Entry entry = entry(iceberg, contract, snapshot);
+    List<LiveFile> live = entry.files();
     boolean everything = filter.op() == Expression.Operation.TRUE;
     InclusiveMetricsEvaluator metrics =
         everything ? null : new InclusiveMetricsEvaluator(iceberg.schema(), filter, true);
@@ -82,7 +92,7 @@ final class LiveFileCache {
         files.add(file.planned());
       }
     }
-    return files;
+    return new Pruned(files, entry.partitions());
   }
 
   private static boolean partitionMayMatch(
@@ -96,16 +106,6 @@ final class LiveFileCache {
                   spec.partitionType(), Projections.inclusive(spec, true).project(filter), true);
             });
     return evaluator.eval(file.partition());
-  }
-
-  /** How many partitions the live files of {@code snapshot} lie in: what a read prunes from. */
-  static int partitions(Table iceberg, TableContract contract, Snapshot snapshot) {
-    return entry(iceberg, contract, snapshot).partitions();
-  }
-
-  private static List<LiveFile> liveFiles(
-      Table iceberg, TableContract contract, Snapshot snapshot) {
-    return entry(iceberg, contract, snapshot).files();
   }
 
   private static Entry entry(Table iceberg, TableContract contract, Snapshot snapshot) {

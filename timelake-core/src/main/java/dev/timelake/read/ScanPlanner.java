@@ -37,9 +37,10 @@ public final class ScanPlanner {
       return new ScanPlan(contract, -1, List.of(), List.of(), 0, 0, deduplicate);
     }
     int total = Integer.parseInt(snapshot.summary().getOrDefault("total-data-files", "0"));
-    int partitions = LiveFileCache.partitions(table.table().iceberg(), contract, snapshot);
-    List<PlannedFile> files =
-        markFresh(LiveFileCache.plannedFiles(table.table().iceberg(), contract, snapshot, filter));
+    LiveFileCache.Pruned pruned =
+        LiveFileCache.pruned(table.table().iceberg(), contract, snapshot, filter);
+    int partitions = pruned.partitionsBeforePruning();
+    List<PlannedFile> files = markFresh(pruned.files());
     if (!deduplicate || !contract.deduplicates()) {
       return new ScanPlan(
           contract, snapshot.snapshotId(), files, List.of(), total, partitions, false);

@@ -448,39 +448,63 @@ final class Console implements AutoCloseable {
   }
 
   /**
+   * A request about the result the login's last query left open: the login, its number, the body.
+   */
+  private record CursorRequest(ConsoleSessions.Login login, long cursor, JsonNode body) {}
+
+  /**
+   * The request's login, cursor number and body, with the read deadline lifted (reading on to a far
+   * page or through a whole result is not a slow request); empty when refused, the refusal sent.
+   * {@code usage} says how to ask, for a malformed body; with {@code paged}, the body names an
+   * offset ≥ 0 too.
+   */
+  private Optional<CursorRequest> cursorRequest(
+      HttpExchange exchange, BodyRead work, boolean paged, String usage) throws IOException {
+    Optional<Posted> posted = posted(exchange);
+    if (posted.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode body = posted.get().body();
+    boolean offsetWrong =
+        paged && (!body.path("offset").canConvertToLong() || body.path("offset").asLong() < 0);
+    if (!body.path("cursor").canConvertToLong() || offsetWrong) {
+      error(exchange, 400, usage);
+      return Optional.empty();
+    }
+    work.run();
+    return Optional.of(new CursorRequest(posted.get().login(), body.path("cursor").asLong(), body));
+  }
+
+  /**
    * {@code {"cursor": n}}: the whole result the login's last query left open, as a CSV download
    * streamed while it is read.
    */
   private void csv(HttpExchange exchange, BodyRead work) throws IOException {
-    Optional<Posted> posted = posted(exchange);
-    if (posted.isEmpty()) {
+    Optional<CursorRequest> request =
+        cursorRequest(
+            exchange,
+            work,
+            false,
+            "Ask for a download as {\"cursor\": N} with the cursor a query gave");
+    if (request.isEmpty()) {
       return;
     }
-    JsonNode body = posted.get().body();
-    if (!body.path("cursor").canConvertToLong()) {
-      error(exchange, 400, "Ask for a download as {\"cursor\": N} with the cursor a query gave");
-      return;
-    }
-    work.run(); // a long download is not a slow request
     Optional<Boolean> sent;
     try {
       sent =
-          posted
+          request
               .get()
               .login()
               .withCursor(
-                  body.path("cursor").asLong(),
+                  request.get().cursor(),
                   cursor -> {
                     exchange.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
                     exchange
                         .getResponseHeaders()
                         .set("Content-Disposition", "attachment; filename=\"result.csv\"");
                     exchange.sendResponseHeaders(200, 0);
-                    java.io.Writer out =
-                        new java.io.BufferedWriter(
-                            new java.io.OutputStreamWriter(
-                                exchange.getResponseBody(), StandardCharsets.UTF_8),
-                            1 << 16);
+                    OutputStream out =
+                        new java.io.BufferedOutputStream(exchange.getResponseBody(), 1 << 16);
                     // Closed only when every row is out: a failure leaves the chunked answer
                     // without its end, so the browser sees a failed download, not a short file.
                     cursor.writeCsv(out);
@@ -509,29 +533,25 @@ final class Console implements AutoCloseable {
    * on from the result as far as needed.
    */
   private void rows(HttpExchange exchange, BodyRead work) throws IOException {
-    Optional<Posted> posted = posted(exchange);
-    if (posted.isEmpty()) {
+    Optional<CursorRequest> request =
+        cursorRequest(
+            exchange,
+            work,
+            true,
+            "Ask for a page as {\"cursor\": N, \"offset\": K} with the cursor a query's answer"
+                + " gave and K ≥ 0");
+    if (request.isEmpty()) {
       return;
     }
-    JsonNode body = posted.get().body();
-    long offset = body.path("offset").asLong(-1);
-    if (!body.path("cursor").canConvertToLong() || offset < 0) {
-      error(
-          exchange,
-          400,
-          "Ask for a page as {\"cursor\": N, \"offset\": K} with the cursor a query's answer"
-              + " gave and K ≥ 0");
-      return;
-    }
-    work.run(); // reading on to a far page is not a slow request
+    long offset = request.get().body().path("offset").asLong();
     Optional<Map<String, Object>> page;
     try {
       page =
-          posted
+          request
               .get()
               .login()
               .withCursor(
-                  body.path("cursor").asLong(),
+                  request.get().cursor(),
                   cursor -> {
                     Map<String, Object> answer = new LinkedHashMap<>();
                     answer.put("offset", offset);
@@ -548,10 +568,8 @@ final class Console implements AutoCloseable {
           forClient(e.getMessage()) + " (the result is closed: run the query again)");
       return;
     } catch (java.io.UncheckedIOException e) {
-      error(
-          exchange,
-          500,
-          "Cannot read the result's rows on: " + e.getMessage() + "; run the query again");
+      // The spool's temporary file is the server's business, not the client's.
+      error(exchange, 500, "Cannot read the result's rows on; run the query again");
       return;
     }
     if (page.isEmpty()) {

@@ -122,15 +122,17 @@ final class ConsoleCursor implements AutoCloseable {
   }
 
   /**
-   * Writes every row of the result as CSV (a header of the column names, then the rows; values with
-   * a comma, quote or line break quoted), reading on to the end of the result.
+   * Writes every row of the result as CSV, as PostgreSQL's COPY writes it ({@link
+   * PgCopyFormat#CSV}: a header of the column names, then the rows; NULL as nothing, an empty text
+   * quoted), reading on to the end of the result; fails after the spool's limit when the result is
+   * longer.
    */
-  synchronized void writeCsv(java.io.Writer out) throws IOException {
-    out.write(csvLine(new ArrayList<>(columnNames)));
+  synchronized void writeCsv(java.io.OutputStream out) throws IOException {
+    out.write(PgCopyFormat.CSV.line(columnNames));
     for (long offset = 0; ; offset += CSV_CHUNK) {
       List<List<Object>> rows = rows(offset, CSV_CHUNK);
       for (List<Object> row : rows) {
-        out.write(csvLine(row));
+        out.write(PgCopyFormat.CSV.line(row.stream().map(ConsoleCursor::text).toList()));
       }
       if (rows.size() < CSV_CHUNK) {
         if (cut) {
@@ -145,26 +147,8 @@ final class ConsoleCursor implements AutoCloseable {
 
   private static final int CSV_CHUNK = 10_000;
 
-  private static String csvLine(List<?> values) {
-    StringBuilder line = new StringBuilder();
-    for (int i = 0; i < values.size(); i++) {
-      if (i > 0) {
-        line.append(',');
-      }
-      Object value = values.get(i);
-      String text = value == null ? "" : value.toString();
-      // An empty text is quoted, so that it reads back apart from NULL (an empty field).
-      if ((value != null && text.isEmpty())
-          || text.indexOf(',') >= 0
-          || text.indexOf('"') >= 0
-          || text.indexOf('\n') >= 0
-          || text.indexOf('\r') >= 0) {
-        line.append('"').append(text.replace("\"", "\"\"")).append('"');
-      } else {
-        line.append(text);
-      }
-    }
-    return line.append('\n').toString();
+  private static String text(Object value) {
+    return value == null ? null : value.toString();
   }
 
   /** Rows read from the result so far. */
