@@ -255,14 +255,28 @@ public final class Lake implements AutoCloseable {
    * files.
    */
   public Path stagingDirectory() {
-    Path staging = catalog.tempDirectory().resolve("staging");
+    return workFolder("staging");
+  }
+
+  /**
+   * A folder of this lake's local work folder for a component's own files (a server's hot-tier
+   * log): on this machine, kept across runs, never read as part of the lake. Created on demand.
+   *
+   * @param name the folder's name: letters, digits, dashes
+   */
+  public Path workFolder(String name) {
+    if (!name.matches("[A-Za-z0-9-]+")) {
+      throw TimelakeException.validation(
+          "A work folder's name is letters, digits and dashes, not '%s'", name);
+    }
+    Path folder = catalog.tempDirectory().resolve(name);
     try {
-      java.nio.file.Files.createDirectories(staging);
+      java.nio.file.Files.createDirectories(folder);
     } catch (java.io.IOException e) {
       throw TimelakeException.validation(
-          "Cannot create the staging folder %s: %s", staging, e.getMessage());
+          "Cannot create the work folder %s: %s", folder, e.getMessage());
     }
-    return staging;
+    return folder;
   }
 
   /**

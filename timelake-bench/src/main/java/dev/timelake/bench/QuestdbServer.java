@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * data files and read by QuestDB's {@code read_parquet}: the fastest bulk path QuestDB offers, so
  * the load figure is QuestDB's own.
  */
-final class QuestdbServer implements AutoCloseable {
+public final class QuestdbServer implements AutoCloseable {
   /** QuestDB's built-in user, accepted only on loopback here. */
   private static final String USER = "admin";
 
@@ -51,11 +51,13 @@ final class QuestdbServer implements AutoCloseable {
   private final Path root;
   private final Process server;
   private final int pgPort;
+  private final int httpPort;
 
-  private QuestdbServer(Path root, Process server, int pgPort) {
+  private QuestdbServer(Path root, Process server, int pgPort, int httpPort) {
     this.root = root;
     this.server = server;
     this.pgPort = pgPort;
+    this.httpPort = httpPort;
   }
 
   /**
@@ -64,6 +66,14 @@ final class QuestdbServer implements AutoCloseable {
    * @throws TimelakeException if it cannot start
    */
   static QuestdbServer start(Path parent) {
+    return start(parent, false);
+  }
+
+  /**
+   * Like {@link #start(Path)}; with {@code http}, its HTTP side is on too (on 127.0.0.1, at {@link
+   * #httpPort()}), for line protocol over HTTP.
+   */
+  public static QuestdbServer start(Path parent, boolean http) {
     Path root = null;
     try {
       Files.createDirectories(parent);
@@ -71,12 +81,13 @@ final class QuestdbServer implements AutoCloseable {
       Path conf = Files.createDirectories(root.resolve("conf"));
       Files.createDirectories(root.resolve("import"));
       int pgPort = freePort();
+      int httpPort = http ? freePort() : -1;
       Files.writeString(
           conf.resolve("server.conf"),
           String.join(
               "\n",
               "pg.net.bind.to=127.0.0.1:" + pgPort,
-              "http.enabled=false",
+              http ? "http.net.bind.to=127.0.0.1:" + httpPort : "http.enabled=false",
               "http.min.enabled=false",
               "line.tcp.enabled=false",
               "line.udp.enabled=false",
@@ -109,7 +120,7 @@ final class QuestdbServer implements AutoCloseable {
               .redirectErrorStream(true)
               .redirectOutput(root.resolve("console.log").toFile())
               .start();
-      QuestdbServer started = new QuestdbServer(root, server, pgPort);
+      QuestdbServer started = new QuestdbServer(root, server, pgPort, httpPort);
       try {
         started.awaitConnections();
       } catch (RuntimeException e) {
@@ -155,7 +166,7 @@ final class QuestdbServer implements AutoCloseable {
   }
 
   /** QuestDB's version, from its Maven metadata (kept in a shaded jar too). */
-  static String version() {
+  public static String version() {
     try (InputStream in =
         ServerMain.class.getResourceAsStream(
             "/META-INF/maven/org.questdb/questdb/pom.properties")) {
@@ -176,8 +187,16 @@ final class QuestdbServer implements AutoCloseable {
     }
   }
 
+  /** The port of QuestDB's HTTP side, when started with it. */
+  public int httpPort() {
+    if (httpPort < 0) {
+      throw new IllegalStateException("QuestDB was started without its HTTP side");
+    }
+    return httpPort;
+  }
+
   /** A new connection over QuestDB's PostgreSQL protocol. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     Properties properties = new Properties();
     properties.setProperty("user", USER);
     properties.setProperty("password", PASSWORD);

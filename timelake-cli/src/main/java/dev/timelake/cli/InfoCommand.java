@@ -52,6 +52,7 @@ final class InfoCommand extends LakeCommand {
               + (loaded.snapshotId().isPresent()
                   ? Long.toString(loaded.snapshotId().getAsLong())
                   : "none"));
+      hotTier(lake, loaded.name()).ifPresent(out::println);
       section("Columns", List.of("column", "type", "null", "role"), columns(loaded));
       section("Settings", List.of("setting", "value", "source"), settings(info.settings()));
       section(
@@ -72,6 +73,36 @@ final class InfoCommand extends LakeCommand {
           snapshots(info));
     }
     return 0;
+  }
+
+  /**
+   * What a server's hot tier held of the table when it last said so (it says so every second while
+   * it holds rows): acknowledged writes not yet in the table.
+   */
+  static java.util.Optional<String> hotTier(Lake lake, dev.timelake.TableName table) {
+    return dev.timelake.server.HotTierStatus.read(lake)
+        .flatMap(
+            status -> {
+              var held = status.tables().get(table);
+              if (held == null) {
+                return java.util.Optional.empty();
+              }
+              long age =
+                  java.time.Duration.between(status.at(), java.time.Instant.now()).toSeconds();
+              return java.util.Optional.of(
+                  String.format(
+                      java.util.Locale.ROOT,
+                      "Hot tier: %,d rows answered by the server and not yet committed (the"
+                          + " oldest %.1f s old)%s",
+                      held.rows(),
+                      held.oldest().toMillis() / 1000.0,
+                      age <= 5
+                          ? ""
+                          : " as of "
+                              + age
+                              + " s ago: is the server still running? It commits"
+                              + " them when it starts again"));
+            });
   }
 
   private void section(String title, List<String> columns, List<List<Object>> rows) {

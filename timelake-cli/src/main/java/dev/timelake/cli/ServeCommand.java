@@ -113,6 +113,55 @@ final class ServeCommand extends LakeCommand {
       description = "Cancels statements running longer, e.g. 30s or 5m (default: no limit).")
   private String statementTimeout;
 
+  @Option(
+      names = "--hot-tier",
+      paramLabel = "on|off",
+      description =
+          "Line-protocol writes are answered once in the hot tier's log on disk (fsync'd) and"
+              + " committed to their tables in large appends (on, the default), or each request"
+              + " is answered once committed (off; a request can ask for that with sync=commit)."
+              + " Statements of this server's clients read what it answered first; other"
+              + " processes see it once committed.")
+  private String hotTier = "on";
+
+  @Option(
+      names = "--hot-tier-max-rows",
+      paramLabel = "N",
+      description = "Commits a table's held rows once it holds this many (default: 1000000).")
+  private long hotTierMaxRows = dev.timelake.server.HotTierSettings.DEFAULT.maxRows();
+
+  @Option(
+      names = "--hot-tier-max-age",
+      paramLabel = "DURATION",
+      description = "Commits a table's held rows once the oldest is this old (default: 2s).")
+  private String hotTierMaxAge = "2s";
+
+  @Option(
+      names = "--hot-tier-max-bytes",
+      paramLabel = "BYTES",
+      description =
+          "The most log the tier holds; beyond it writes wait, then are answered 503 (default:"
+              + " 268435456, 256 MiB).")
+  private long hotTierMaxBytes = dev.timelake.server.HotTierSettings.DEFAULT.maxBytes();
+
+  /** The hot tier's settings, or empty when it is off. */
+  private java.util.Optional<dev.timelake.server.HotTierSettings> hotTierSettings() {
+    if (hotTier.equals("off")) {
+      return java.util.Optional.empty();
+    }
+    if (!hotTier.equals("on")) {
+      throw TimelakeException.validation(
+          "Cannot serve: --hot-tier is 'on' or 'off', not '%s'", hotTier);
+    }
+    try {
+      return java.util.Optional.of(
+          new dev.timelake.server.HotTierSettings(
+              hotTierMaxRows, dev.timelake.table.Durations.parse(hotTierMaxAge), hotTierMaxBytes));
+    } catch (IllegalArgumentException e) {
+      throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
+    }
+  }
+
   @Override
   int run() {
     if (requireTls && restPort >= 0) {
@@ -131,6 +180,7 @@ final class ServeCommand extends LakeCommand {
     } catch (IllegalArgumentException e) {
       throw TimelakeException.validation("Cannot serve: %s", e.getMessage());
     }
+    java.util.Optional<dev.timelake.server.HotTierSettings> hotTierSettings = hotTierSettings();
     Credentials credentials = credentials();
     java.util.Optional<Tls> tls = tls();
     Lake lake = main.openLake();
@@ -142,7 +192,11 @@ final class ServeCommand extends LakeCommand {
         try {
           http =
               LineProtocolServer.start(
-                      lake, new InetSocketAddress(listen, httpPort), credentials, tls)
+                      lake,
+                      new InetSocketAddress(listen, httpPort),
+                      credentials,
+                      tls,
+                      hotTierSettings)
                   .consoleStatementTimeout(limits.statementTimeout());
         } catch (IOException | IllegalArgumentException e) {
           server.close();

@@ -21,6 +21,77 @@ class ServeCommandTest {
   }
 
   @Test
+  void refusesBadHotTierSettingsNamingThem() {
+    Run mode =
+        CliRunner.runWithoutWarehouse(
+            "",
+            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
+            "--warehouse",
+            directory.resolve("w").toString(),
+            "serve",
+            "--pg-port",
+            "0",
+            "--hot-tier",
+            "maybe");
+    assertThat(mode.status()).isNotZero();
+    assertThat(mode.err()).contains("--hot-tier is 'on' or 'off', not 'maybe'");
+    Run rows =
+        CliRunner.runWithoutWarehouse(
+            "",
+            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
+            "--warehouse",
+            directory.resolve("w").toString(),
+            "serve",
+            "--pg-port",
+            "0",
+            "--hot-tier-max-rows",
+            "0");
+    assertThat(rows.status()).isNotZero();
+    assertThat(rows.err()).contains("hot-tier-max-rows must be at least 1, not 0");
+  }
+
+  @Test
+  void infoSaysWhatTheServersHotTierHoldsOfTheTable() throws Exception {
+    Path warehouse = directory.resolve("w");
+    try (dev.timelake.Lake lake = dev.timelake.Lake.open(warehouse);
+        dev.timelake.server.LineProtocolServer server =
+            dev.timelake.server.LineProtocolServer.start(
+                lake,
+                new java.net.InetSocketAddress("127.0.0.1", 0),
+                new dev.timelake.server.Credentials("tl", "pw"),
+                java.util.Optional.empty(),
+                java.util.Optional.of(
+                    new dev.timelake.server.HotTierSettings(
+                        1_000_000, java.time.Duration.ofHours(1), 64L << 20)))) {
+      java.net.http.HttpResponse<String> written =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              "http://127.0.0.1:"
+                                  + server.port()
+                                  + "/api/v2/write?bucket=iot&precision=s"))
+                      .header("Authorization", "Token pw")
+                      .POST(
+                          java.net.http.HttpRequest.BodyPublishers.ofString(
+                              "readings,tag=a value=1 1767225600\n"
+                                  + "readings,tag=b value=2 1767225600\n"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(written.statusCode()).isEqualTo(204);
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (dev.timelake.server.HotTierStatus.read(lake).map(s -> s.rows()).orElse(0L) == 0) {
+        assertThat(System.nanoTime()).as("status written in time").isLessThan(deadline);
+        Thread.sleep(20);
+      }
+      Run info = new CliRunner(warehouse).run("info", "iot.readings");
+      assertThat(info.status()).isZero();
+      assertThat(info.out())
+          .contains("Hot tier: 2 rows answered by the server and not yet committed (the oldest");
+    }
+  }
+
+  @Test
   void refusesABadStatementTimeout() {
     Run run =
         new CliRunner(directory.resolve("w"))

@@ -29,7 +29,8 @@ import org.apache.arrow.memory.RootAllocator;
  * InfluxDB line protocol over HTTP, so Telegraf and the InfluxDB and QuestDB clients can send
  * readings: {@code POST /api/v2/write?bucket=NAMESPACE&precision=ns|us|ms|s} (InfluxDB 2) and
  * {@code POST /write?db=NAMESPACE&precision=n|u|ms|s|m|h} (InfluxDB 1, QuestDB), each request
- * appended by {@link LineProtocolWriter}; {@code /ping} and {@code /health} for clients that check
+ * appended by {@link LineProtocolWriter} (with a hot tier, answered once in its log; {@code
+ * sync=commit} answers once committed); {@code /ping} and {@code /health} for clients that check
  * the server first. Logins are the PostgreSQL server's {@link Credentials}: {@code Authorization:
  * Token PASSWORD} (or {@code Token USER:PASSWORD}), {@code Bearer}, HTTP Basic, or v1's {@code u}
  * and {@code p} parameters.
@@ -129,7 +130,13 @@ public final class LineProtocolServer implements AutoCloseable {
   /** What clients wrote and what was refused, for the web console's ingest view. */
   private final IngestMonitor monitor;
 
-  private LineProtocolServer(HttpServer http, Lake lake, Credentials credentials, Limits limits) {
+  private LineProtocolServer(
+      HttpServer http,
+      Lake lake,
+      Credentials credentials,
+      Limits limits,
+      Optional<HotTierSettings> hotTier)
+      throws IOException {
     this.http = http;
     this.monitor = IngestMonitor.of(lake);
     this.console =
@@ -142,7 +149,7 @@ public final class LineProtocolServer implements AutoCloseable {
     this.limits = limits;
     this.credentials = credentials;
     this.bodies = new LineProtocolBodies(limits.maxBodyBytes(), limits.bytesInFlight());
-    this.writer = new LineProtocolWriter(lake, allocator);
+    this.writer = new LineProtocolWriter(lake, allocator, hotTier);
     this.threads =
         new LineProtocolRequestThreads(limits.requestThreads(), limits.headerDeadline(), timers);
     http.setExecutor(this::dispatch);
@@ -219,6 +226,35 @@ public final class LineProtocolServer implements AutoCloseable {
       Optional<Tls> tls,
       Limits limits)
       throws IOException {
+    return start(lake, address, credentials, tls, limits, Optional.empty());
+  }
+
+  /**
+   * Like {@link #start(Lake, InetSocketAddress, Credentials, Optional)}, with a hot tier when
+   * {@code hotTier} is given: writes are answered once in its log in the lake's work folder and
+   * committed by {@code hotTier}'s rules; what an earlier server left in the log is committed
+   * first.
+   *
+   * @throws IOException when the address cannot be bound or the log cannot be read or begun
+   */
+  public static LineProtocolServer start(
+      Lake lake,
+      InetSocketAddress address,
+      Credentials credentials,
+      Optional<Tls> tls,
+      Optional<HotTierSettings> hotTier)
+      throws IOException {
+    return start(lake, address, credentials, tls, Limits.DEFAULT, hotTier);
+  }
+
+  static LineProtocolServer start(
+      Lake lake,
+      InetSocketAddress address,
+      Credentials credentials,
+      Optional<Tls> tls,
+      Limits limits,
+      Optional<HotTierSettings> hotTier)
+      throws IOException {
     if (credentials == null) {
       throw new IllegalArgumentException(
           "A server admits nobody without a password: set " + Credentials.PASSWORD_VARIABLE);
@@ -238,7 +274,13 @@ public final class LineProtocolServer implements AutoCloseable {
       throw new IOException(
           "Cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e, e);
     }
-    LineProtocolServer server = new LineProtocolServer(http, lake, credentials, limits);
+    LineProtocolServer server;
+    try {
+      server = new LineProtocolServer(http, lake, credentials, limits, hotTier);
+    } catch (IOException | RuntimeException e) {
+      http.stop(0);
+      throw e;
+    }
     http.start();
     return server;
   }
@@ -379,6 +421,18 @@ public final class LineProtocolServer implements AutoCloseable {
       LineProtocolAnswer.error(400, "invalid", e.getMessage()).send(exchange);
       return;
     }
+    String sync = query.getOrDefault("sync", "tier");
+    if (!sync.equals("tier") && !sync.equals("commit")) {
+      LineProtocolAnswer.error(
+              400,
+              "invalid",
+              "sync must be 'commit' (answer once committed) or 'tier' (once in the hot tier's"
+                  + " log, the default), not '"
+                  + sync
+                  + "'")
+          .send(exchange);
+      return;
+    }
     if (declaredLength(exchange) > limits.maxBodyBytes()) {
       // Refused before a byte of the body is read.
       tooLarge().send(exchange);
@@ -409,7 +463,8 @@ public final class LineProtocolServer implements AutoCloseable {
         return;
       }
       deadline.work();
-      LineProtocolAnswer answer = write(access, namespace, precision, body.get());
+      LineProtocolAnswer answer =
+          write(access, namespace, precision, body.get(), sync.equals("commit"));
       deadline.answer(limits.headerDeadline());
       answer.send(exchange);
     }
@@ -423,12 +478,14 @@ public final class LineProtocolServer implements AutoCloseable {
       dev.timelake.ClientAccess access,
       String namespace,
       LineProtocol.Precision precision,
-      byte[] body) {
+      byte[] body,
+      boolean commitNow) {
     try {
       access.require(
           dev.timelake.Role.WRITE, namespace, "write line protocol into namespace " + namespace);
       long now = micros(clock.instant());
-      List<LineProtocol.Point> points = LineProtocol.parse(body, precision, now);
+      LineProtocolRequest request = new LineProtocolRequest(namespace, precision, now, body);
+      List<LineProtocol.Point> points = request.points();
       if (!points.isEmpty()) {
         // A resent body is the same points, unless some lines take the time they arrive.
         boolean untimed = points.stream().anyMatch(point -> point.micros() == now);
@@ -438,7 +495,8 @@ public final class LineProtocolServer implements AutoCloseable {
                 : Optional.of(
                     precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body)));
         LineProtocolAnswer written =
-            LineProtocolAnswer.written(writer.write(access, namespace, points, requestKey));
+            LineProtocolAnswer.written(
+                writer.write(access, request, points, requestKey, commitNow));
         points.stream()
             .collect(
                 java.util.stream.Collectors.groupingBy(

@@ -92,8 +92,36 @@ final class LineProtocolVectors {
    */
   static VectorSchemaRoot vectors(
       Table table, List<LineProtocol.Point> points, BufferAllocator allocator) {
+    return vectors(table, points, null, allocator);
+  }
+
+  /**
+   * Like {@link #vectors(Table, List, BufferAllocator)}, with each point's insertion time in µs
+   * ({@code ingestMicros[i]} for point i) in the table's insertion-time column, when it has one.
+   */
+  static VectorSchemaRoot vectors(
+      Table table,
+      List<LineProtocol.Point> points,
+      long[] ingestMicros,
+      BufferAllocator allocator) {
+    VectorSchemaRoot root = vectors(table, points, allocator, ingestMicros != null);
+    if (ingestMicros != null && table.ingestTimeColumn().isPresent()) {
+      TimeStampMicroTZVector ingest =
+          (TimeStampMicroTZVector) root.getVector(table.ingestTimeColumn().get());
+      for (int row = 0; row < points.size(); row++) {
+        ingest.set(row, ingestMicros[row]);
+      }
+    }
+    return root;
+  }
+
+  private static VectorSchemaRoot vectors(
+      Table table, List<LineProtocol.Point> points, BufferAllocator allocator, boolean ingest) {
     // Only the columns the points fill: the append reads the others as null, whatever their type.
     java.util.Set<String> filled = new java.util.HashSet<>(List.of(LineProtocolWriter.TIME_COLUMN));
+    if (ingest) {
+      table.ingestTimeColumn().ifPresent(filled::add);
+    }
     for (LineProtocol.Point point : points) {
       filled.addAll(point.tags().keySet());
       point.fields().forEach(field -> filled.add(field.name()));
@@ -146,7 +174,7 @@ final class LineProtocolVectors {
       }
     }
     for (FieldVector vector : vectors) {
-      vector.setValueCount(count);
+      vector.setValueCount(count); // the insertion-time column, if any, is set by the caller
     }
     VectorSchemaRoot root = new VectorSchemaRoot(vectors);
     root.setRowCount(count);

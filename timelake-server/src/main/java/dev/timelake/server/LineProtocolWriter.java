@@ -58,11 +58,30 @@ final class LineProtocolWriter {
   /** Maintains tables after their commits, on a thread of its own. */
   private final BackgroundMaintenance maintenance;
 
-  LineProtocolWriter(Lake lake, BufferAllocator allocator) {
+  /** Where writes are acknowledged before their commit, when the server has one. */
+  private final Optional<HotTier> tier;
+
+  /**
+   * A writer that commits each request (with those queued beside it) before answering, or, with
+   * {@code hotTier}, answers once the points are in the tier's log and commits them later.
+   *
+   * @throws java.io.IOException when the hot tier's log cannot be read or begun
+   */
+  LineProtocolWriter(Lake lake, BufferAllocator allocator, Optional<HotTierSettings> hotTier)
+      throws java.io.IOException {
     this.lake = lake;
     this.planner = new LineProtocolPlanner(lake);
     this.allocator = allocator;
     this.maintenance = new BackgroundMaintenance(lake, "timelake-http-maintenance");
+    this.tier =
+        hotTier.isEmpty()
+            ? Optional.empty()
+            : Optional.of(HotTier.open(lake, hotTier.get(), allocator, maintenance));
+  }
+
+  /** The hot tier, when the writer has one. */
+  Optional<HotTier> hotTier() {
+    return tier;
   }
 
   /** A request the writer refused: the reason names the line, field and types (HTTP 400). */
@@ -80,14 +99,16 @@ final class LineProtocolWriter {
   }
 
   /**
-   * Writes {@code points} to tables of {@code namespace}: every point checked and the tables made
-   * or widened first (under each table's lock, so two requests cannot give a new field two types),
-   * then each table's points committed, together with those of requests that arrived while the
-   * table's previous commit ran (a group commit: one Iceberg snapshot for many requests). Returns
-   * when all are committed. {@code requestKey} identifies the request for retries (its namespace,
-   * precision and body), or is empty when a resent body would be new points (lines without a
-   * timestamp take the time they arrive). Returns the tables written whose write policy is {@code
-   * upsert}: their points were corrections (the newest write of a key wins, as always).
+   * Writes {@code points}, those of {@code request}, to tables of its namespace: every point
+   * checked and the tables made or widened first (under each table's lock, so two requests cannot
+   * give a new field two types), then each table's points committed, together with those of
+   * requests that arrived while the table's previous commit ran (a group commit: one Iceberg
+   * snapshot for many requests). Returns when all are committed. {@code requestKey} identifies the
+   * request for retries (its namespace, precision and body), or is empty when a resent body would
+   * be new points (lines without a timestamp take the time they arrive). With a hot tier, a table's
+   * points are acknowledged once in its log, unless {@code commitNow} or the table has an ordered
+   * index (whose conflicts are found by the commit). Returns the tables written whose write policy
+   * is {@code upsert}: their points were corrections (the newest write of a key wins, as always).
    *
    * @throws Rejected naming the first line that cannot be written, before anything is created,
    *     widened or appended
@@ -96,22 +117,40 @@ final class LineProtocolWriter {
    */
   List<TableName> write(
       dev.timelake.ClientAccess access,
-      String namespace,
+      LineProtocolRequest request,
       List<LineProtocol.Point> points,
-      Optional<String> requestKey) {
-    String digest = requestDigest(namespace, requestKey);
+      Optional<String> requestKey,
+      boolean commitNow) {
+    String digest = requestDigest(request.namespace(), requestKey);
     List<TableName> upserted = new ArrayList<>();
-    for (Prepared table : prepare(access, LineProtocolPlanner.byTable(namespace, points))) {
-      table.queue().commit(table.points(), digest, access.user());
+    Map<TableName, List<LineProtocol.Point>> held = new java.util.TreeMap<>();
+    List<Prepared> committed = new ArrayList<>();
+    for (Prepared table :
+        prepare(access, LineProtocolPlanner.byTable(request.namespace(), points))) {
+      if (tier.isPresent() && !commitNow && !hasOrderedIndex(table.table())) {
+        held.put(table.name(), table.points());
+      } else {
+        committed.add(table);
+      }
       if (upserts(table.table())) {
         upserted.add(table.name());
       }
     }
+    if (!held.isEmpty()) {
+      tier.get().write(request, held, digest, access.user());
+    }
+    for (Prepared table : committed) {
+      table.queue().commit(table.points(), digest, access.user());
+    }
     return upserted;
   }
 
-  /** Stops committing and maintaining; runs in progress finish first (each is one commit). */
+  /**
+   * Stops committing and maintaining; runs in progress finish first (each is one commit), and the
+   * hot tier commits what it holds.
+   */
   void close() {
+    tier.ifPresent(HotTier::close);
     ServerThreads.finish(committers);
     // After the committers: their last commits may still queue maintenance.
     maintenance.close();
@@ -179,6 +218,11 @@ final class LineProtocolWriter {
     return requestKey
         .map(key -> TableCommitQueue.digest(namespace, key.getBytes(StandardCharsets.UTF_8)))
         .orElseGet(() -> UUID.randomUUID().toString());
+  }
+
+  private static boolean hasOrderedIndex(Table table) {
+    String granularity = table.settings().get(Settings.INDEX_GRANULARITY.name());
+    return granularity != null && !granularity.isBlank();
   }
 
   private static boolean upserts(Table table) {

@@ -75,6 +75,7 @@ final class PgConnection implements Runnable {
   private QueryResult timed(String sql) {
     QueryResult result;
     try {
+      HotTier.beforeStatement(lake); // read what this server acknowledged
       result = timeout.run(session, sql);
     } catch (TimelakeException e) {
       if (writes(sql)) {

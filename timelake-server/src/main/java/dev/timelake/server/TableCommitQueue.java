@@ -1,7 +1,6 @@
 package dev.timelake.server;
 
 import dev.timelake.Lake;
-import dev.timelake.Table;
 import dev.timelake.TableName;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -22,7 +21,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * One table's group commit of line-protocol requests: requests queue while a commit of the table
@@ -235,29 +233,19 @@ final class TableCommitQueue {
   }
 
   private void append(List<Pending> group) {
-    Table table = lake.table(name); // the newest schema: a later request may have widened it
     List<LineProtocol.Point> points = new ArrayList<>();
     for (Pending request : group) {
       points.addAll(request.points);
     }
-    try (VectorSchemaRoot root = LineProtocolVectors.vectors(table, points, allocator)) {
-      // Maintenance runs after the answer, not before it: see BackgroundMaintenance.
-      table
-          .newAppend()
-          .batchId("line-protocol:" + batchId(group))
-          .writtenBy(
-              String.join(
-                  ",",
-                  group.stream()
-                      .map(request -> request.user.isEmpty() ? "(token)" : request.user)
-                      .distinct()
-                      .sorted()
-                      .toList()))
-          .fromArrow(root)
-          .withoutMaintenance()
-          .commit();
-    }
-    maintenance.maintainLater(table);
+    PointsCommit.commit(
+        lake,
+        name,
+        points,
+        null,
+        "line-protocol:" + batchId(group),
+        group.stream().map(request -> request.user).toList(),
+        allocator,
+        maintenance);
   }
 
   /**

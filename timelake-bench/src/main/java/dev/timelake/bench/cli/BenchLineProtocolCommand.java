@@ -33,8 +33,10 @@ import picocli.CommandLine.ParentCommand;
       "Measures line-protocol ingest: a server on 127.0.0.1 (as `timelake serve` runs it) and"
           + " CLIENTS concurrent HTTP clients in this process posting REQUESTS requests of LINES"
           + " lines each, one reading per line in the IIoT shape (readings,site=…,tag=… value=…"
-          + " TIME), into bench_lp.readings of the warehouse (dropped first). Prints readings per second, request"
-          + " latencies, and checks that the table holds every reading sent."
+          + " TIME), into bench_lp.readings of the warehouse (dropped first): with and without the"
+          + " server's hot tier, and with --questdb into QuestDB's line protocol over HTTP too."
+          + " Prints readings per second and request latencies of each, and checks that every"
+          + " reading sent is stored."
     },
     footer = {
       "%nExample:",
@@ -64,77 +66,185 @@ final class BenchLineProtocolCommand implements Callable<Integer> {
   @Option(names = "--tags", paramLabel = "N", description = "Series (default 500).")
   private int tags = 500;
 
+  @Option(
+      names = "--hot-tier",
+      paramLabel = "on|off|both",
+      description =
+          "Measures the server with its hot tier (answers once in the log), without it (answers"
+              + " once committed), or both, one after the other (default both).")
+  private String hotTier = "both";
+
+  @Option(
+      names = "--questdb",
+      description =
+          "Also posts the same requests to QuestDB's line protocol over HTTP (QuestDB in a child"
+              + " JVM, on 127.0.0.1), after the Timelake runs.")
+  private boolean questdb;
+
   @Override
   public Integer call() throws Exception {
     if (clients < 1 || lines < 1 || requests < 1 || tags < 1) {
       throw TimelakeException.validation(
           "--clients, --lines, --requests and --tags must be at least 1");
     }
-    Main main = bench.main;
-    String password = UUID.randomUUID().toString();
+    if (!List.of("on", "off", "both").contains(hotTier)) {
+      throw TimelakeException.validation("--hot-tier is on, off or both, not '%s'", hotTier);
+    }
     List<byte[]> bodies = new ArrayList<>();
     for (int request = 0; request < requests + 2; request++) {
       bodies.add(body(request));
     }
-    try (Lake lake = main.openLake();
-        LineProtocolServer server =
-            LineProtocolServer.start(
-                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials(null, password))) {
+    boolean complete = true;
+    for (String mode : hotTier.equals("both") ? List.of("off", "on") : List.of(hotTier)) {
+      complete &= timelake(bodies, mode.equals("on"));
+    }
+    if (questdb) {
+      complete &= questdb(bodies);
+    }
+    return complete ? 0 : 1;
+  }
+
+  /** One run against a Timelake server, with or without its hot tier; true when all is stored. */
+  private boolean timelake(List<byte[]> bodies, boolean withHotTier) throws Exception {
+    Main main = bench.main;
+    String password = UUID.randomUUID().toString();
+    long expected = (long) (requests + 2) * lines;
+    Run run;
+    long committing;
+    try (Lake lake = main.openLake()) {
       lake.dropTable(TABLE); // each run measures creating and filling it
-      HttpClient http = HttpClient.newHttpClient();
-      URI uri =
-          URI.create(
-              "http://127.0.0.1:" + server.port() + "/api/v2/write?bucket=bench_lp&precision=ns");
-      post(http, uri, password, bodies.get(0));
-      post(http, uri, password, bodies.get(1));
-      List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-      AtomicInteger next = new AtomicInteger(2);
-      ExecutorService pool = Executors.newFixedThreadPool(clients);
-      long start = System.nanoTime();
-      List<Future<?>> running = new ArrayList<>();
-      for (int c = 0; c < clients; c++) {
-        running.add(
-            pool.submit(
-                () -> {
-                  int request;
-                  while ((request = next.getAndIncrement()) < bodies.size()) {
-                    long sent = System.nanoTime();
-                    post(http, uri, password, bodies.get(request));
-                    latencies.add(System.nanoTime() - sent);
-                  }
-                  return null;
-                }));
+      LineProtocolServer server =
+          LineProtocolServer.start(
+              lake,
+              new InetSocketAddress("127.0.0.1", 0),
+              new Credentials(null, password),
+              java.util.Optional.empty(),
+              withHotTier
+                  ? java.util.Optional.of(dev.timelake.server.HotTierSettings.DEFAULT)
+                  : java.util.Optional.empty());
+      try {
+        run =
+            run(
+                bodies,
+                URI.create(
+                    "http://127.0.0.1:"
+                        + server.port()
+                        + "/api/v2/write?bucket=bench_lp&precision=ns"),
+                "Token " + password);
+      } finally {
+        long closing = System.nanoTime();
+        server.close(); // the hot tier commits what it holds
+        committing = System.nanoTime() - closing;
       }
-      for (Future<?> client : running) {
-        client.get();
-      }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      pool.shutdown();
-      long expected = (long) (requests + 2) * lines;
       long stored;
       try (Session session = lake.newSession();
           QueryResult count = session.sql("SELECT count(*) FROM bench_lp.readings")) {
         stored = ((Number) count.rows().get(0).get(0)).longValue();
       }
-      List<Long> sorted = new ArrayList<>(latencies);
-      Collections.sort(sorted);
-      main.streams()
-          .out()
-          .printf(
-              "%d requests × %d lines, %d clients: %.2f s, %,.0f readings/s; request latency"
-                  + " median %.0f ms, p90 %.0f ms; stored %,d of %,d readings%n",
-              requests,
-              lines,
-              clients,
-              seconds,
-              requests * (double) lines / seconds,
-              sorted.get(sorted.size() / 2) / 1e6,
-              sorted.get((int) (sorted.size() * 0.9)) / 1e6,
-              stored,
-              expected);
-      main.streams().out().flush();
-      return stored == expected ? 0 : 1;
+      report(
+          withHotTier ? "Timelake, hot tier on" : "Timelake, hot tier off",
+          run,
+          String.format(
+              "; then %.2f s to commit what the tier held and stop; stored %,d of %,d readings",
+              committing / 1e9, stored, expected));
+      return stored == expected;
     }
+  }
+
+  /** One run against QuestDB's line protocol over HTTP; true when QuestDB holds every reading. */
+  private boolean questdb(List<byte[]> bodies) throws Exception {
+    long expected = (long) (requests + 2) * lines;
+    try (dev.timelake.bench.QuestdbServer server =
+        dev.timelake.bench.QuestdbServer.start(
+            java.nio.file.Path.of(System.getProperty("java.io.tmpdir")), true)) {
+      Run run =
+          run(
+              bodies,
+              URI.create("http://127.0.0.1:" + server.httpPort() + "/write?precision=n"),
+              null);
+      // QuestDB applies its write-ahead log to the table after answering: wait until it shows.
+      long waiting = System.nanoTime();
+      long stored = 0;
+      try (java.sql.Connection connection = server.connect();
+          java.sql.Statement statement = connection.createStatement()) {
+        while (System.nanoTime() - waiting < 120_000_000_000L) {
+          try (java.sql.ResultSet count = statement.executeQuery("SELECT count(*) FROM readings")) {
+            count.next();
+            stored = count.getLong(1);
+          }
+          if (stored >= expected) {
+            break;
+          }
+          Thread.sleep(50);
+        }
+      }
+      report(
+          "QuestDB " + dev.timelake.bench.QuestdbServer.version(),
+          run,
+          String.format(
+              "; then %.2f s until its table showed them; stored %,d of %,d readings",
+              (System.nanoTime() - waiting) / 1e9, stored, expected));
+      return stored == expected;
+    }
+  }
+
+  /** What the clients measured: the time for the measured requests and each one's latency. */
+  private record Run(double seconds, List<Long> latencies) {}
+
+  /** Posts the two warm-up requests, then the rest from {@code clients} clients at once. */
+  private Run run(List<byte[]> bodies, URI uri, String authorization) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    post(http, uri, authorization, bodies.get(0));
+    post(http, uri, authorization, bodies.get(1));
+    List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger next = new AtomicInteger(2);
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    long start = System.nanoTime();
+    List<Future<?>> running = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      running.add(
+          pool.submit(
+              () -> {
+                int request;
+                while ((request = next.getAndIncrement()) < bodies.size()) {
+                  long sent = System.nanoTime();
+                  post(http, uri, authorization, bodies.get(request));
+                  latencies.add(System.nanoTime() - sent);
+                }
+                return null;
+              }));
+    }
+    try {
+      for (Future<?> client : running) {
+        client.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    return new Run((System.nanoTime() - start) / 1e9, new ArrayList<>(latencies));
+  }
+
+  private void report(String target, Run run, String rest) {
+    List<Long> sorted = new ArrayList<>(run.latencies());
+    Collections.sort(sorted);
+    bench
+        .main
+        .streams()
+        .out()
+        .printf(
+            "%s: %d requests × %d lines, %d clients: %.2f s, %,.0f readings/s; request latency"
+                + " median %.0f ms, p90 %.0f ms, p99 %.0f ms%s%n",
+            target,
+            requests,
+            lines,
+            clients,
+            run.seconds(),
+            requests * (double) lines / run.seconds(),
+            sorted.get(sorted.size() / 2) / 1e6,
+            sorted.get((int) (sorted.size() * 0.9)) / 1e6,
+            sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * 0.99))) / 1e6,
+            rest);
+    bench.main.streams().out().flush();
   }
 
   private static final dev.timelake.TableName TABLE =
@@ -163,15 +273,15 @@ final class BenchLineProtocolCommand implements Callable<Integer> {
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void post(HttpClient http, URI uri, String password, byte[] body)
+  private static void post(HttpClient http, URI uri, String authorization, byte[] body)
       throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
     HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(uri)
-                .header("Authorization", "Token " + password)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 204) {
       throw TimelakeException.validation(
           "The server answered %d: %s", response.statusCode(), response.body());

@@ -1,0 +1,681 @@
+package dev.timelake.server;
+
+import dev.timelake.Lake;
+import dev.timelake.NotFoundException;
+import dev.timelake.Table;
+import dev.timelake.TableInfo;
+import dev.timelake.TableName;
+import dev.timelake.TimelakeException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * A server's hot tier: line-protocol writes acknowledged once they are in the write-ahead log on
+ * disk ({@link HotTierLog}), and committed to their tables later, many requests per append, by one
+ * flusher thread — when a table holds {@link HotTierSettings#maxRows} rows, when its oldest is
+ * {@link HotTierSettings#maxAge} old, before a statement of this server reads the lake, and when
+ * the server stops. A write keeps the time it was acknowledged as its rows' insertion time, so the
+ * newest write of a key wins as if it had been committed at once.
+ *
+ * <p>Each flush names the log's epoch and the records it covers in its batch id. When the server
+ * starts, what an earlier one left in the log is committed first: a table's records that one of its
+ * snapshots already covers are skipped, so every acknowledged write is committed exactly once,
+ * whenever the crash came. A flush that fails is retried, the same records under the same batch id
+ * (an append the table already committed is not made twice), with a growing pause.
+ */
+final class HotTier implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(HotTier.class.getName());
+
+  /** The log's folder in the lake's local work folder. */
+  static final String FOLDER = "hot-tier";
+
+  private static final String BATCH_PREFIX = "hot-tier:";
+
+  /** How long a write waits for room when the log is full, before it is answered 503. */
+  private static final Duration ROOM_WAIT = Duration.ofSeconds(10);
+
+  /** The longest pause between attempts to flush a table whose flush fails. */
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+  /** The tiers of the lakes this process serves: statements of the lake flush them first. */
+  private static final Map<Lake, HotTier> TIERS = Collections.synchronizedMap(new WeakHashMap<>());
+
+  private final Lake lake;
+  private final HotTierLog log;
+  private final HotTierSettings settings;
+  private final BufferAllocator allocator;
+  private final BackgroundMaintenance maintenance;
+  private final Clock clock;
+  private final Thread flusher;
+
+  /** One request's points for one table, held: the record they are in, when and by whom. */
+  private record HeldWrite(
+      long sequence, long ingestMicros, String user, List<LineProtocol.Point> points) {}
+
+  /** One table's writes not yet committed, oldest first, and its flush's failures. */
+  private static final class Held {
+    final ArrayDeque<HeldWrite> records = new ArrayDeque<>();
+    long rows;
+    long oldestNanos;
+    int failures;
+    long retryAtNanos;
+    String lastFailure;
+  }
+
+  /** Digests of recent requests, to recognise resends; guarded by this object. */
+  private final Set<String> digests =
+      Collections.newSetFromMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > 10_000;
+            }
+          });
+
+  /** Guarded by this object, which flusher and writers wait on. */
+  private final Map<TableName, Held> held = new HashMap<>();
+
+  private long lastSequence;
+  private long lastIngestMicros;
+  private long heldRows;
+  private long flushRequestedThrough;
+  private boolean closing;
+  private boolean halted;
+
+  private HotTier(
+      Lake lake,
+      HotTierLog log,
+      HotTierSettings settings,
+      BufferAllocator allocator,
+      BackgroundMaintenance maintenance,
+      Clock clock) {
+    this.lake = lake;
+    this.log = log;
+    this.settings = settings;
+    this.allocator = allocator;
+    this.maintenance = maintenance;
+    this.clock = clock;
+    this.flusher = new Thread(this::flushLoop, "timelake-hot-tier-flusher");
+    this.flusher.setDaemon(true);
+  }
+
+  /** The folder of {@code lake}'s hot-tier log. */
+  static Path folder(Lake lake) {
+    return lake.workFolder(FOLDER);
+  }
+
+  /**
+   * Opens {@code lake}'s hot tier: commits what an earlier server left in the log (a table's
+   * records a snapshot already covers are skipped), then starts a new log and its flusher.
+   *
+   * @throws IOException when the log cannot be read or a new one begun
+   * @throws TimelakeException when what the earlier log holds cannot be committed (it stays, for
+   *     the next start)
+   */
+  static HotTier open(
+      Lake lake,
+      HotTierSettings settings,
+      BufferAllocator allocator,
+      BackgroundMaintenance maintenance)
+      throws IOException {
+    Path folder = folder(lake);
+    HotTierLog.Replay replay = HotTierLog.replay(folder);
+    replay
+        .dropped()
+        .forEach(
+            problem ->
+                LOG.log(
+                    System.Logger.Level.INFO,
+                    "Hot tier: dropped an unacknowledged record cut short by a crash: " + problem));
+    commitLeftOver(lake, replay.records(), allocator, maintenance);
+    HotTierLog.delete(replay.segments());
+    HotTier tier =
+        new HotTier(
+            lake, HotTierLog.open(folder), settings, allocator, maintenance, Clock.systemUTC());
+    tier.flusher.start();
+    TIERS.put(lake, tier);
+    return tier;
+  }
+
+  /**
+   * Commits {@code lake}'s hot tier before a statement reads it, so a server's clients read what it
+   * acknowledged; nothing when the lake has no tier or it holds nothing.
+   *
+   * @throws TimelakeException when the tier cannot be committed within the wait
+   */
+  static void beforeStatement(Lake lake) {
+    HotTier tier = TIERS.get(lake);
+    if (tier != null) {
+      tier.flush(Duration.ofSeconds(30));
+    }
+  }
+
+  /**
+   * Holds {@code tables}' points of {@code request} (each table's points, checked against it),
+   * written by {@code user}; returns once the request is on disk. A request whose digest the tier
+   * holds or held lately is not written again.
+   *
+   * @throws LineProtocolWriter.Stopping when the tier is closing, full (after a wait) or cannot
+   *     write its log: nothing was written, the client may send it again
+   */
+  void write(
+      LineProtocolRequest request,
+      Map<TableName, List<LineProtocol.Point>> tables,
+      String digest,
+      String user) {
+    long position;
+    synchronized (this) {
+      awaitRoom();
+      if (digests.contains(digest)) {
+        return;
+      }
+      long ingest = Math.max(micros(clock.instant()), lastIngestMicros + 1);
+      HotTierRecord record =
+          new HotTierRecord(
+              lastSequence + 1, request, List.copyOf(tables.keySet()), digest, user, ingest);
+      try {
+        position = log.append(record);
+      } catch (IOException e) {
+        throw new LineProtocolWriter.Stopping(
+            "The server cannot write its hot tier's log ("
+                + e.getMessage()
+                + "); nothing was written, send it again",
+            e);
+      }
+      lastSequence = record.sequence();
+      lastIngestMicros = ingest;
+      digests.add(digest);
+      tables.forEach(
+          (name, points) -> hold(name, new HeldWrite(lastSequence, ingest, user, points)));
+    }
+    try {
+      log.force(position);
+    } catch (IOException e) {
+      // Held in memory, and committed with the rest: a resend is recognised by its digest.
+      throw new LineProtocolWriter.Stopping(
+          "The server cannot force its hot tier's log to disk ("
+              + e.getMessage()
+              + "); send it again",
+          e);
+    }
+  }
+
+  /** Adds a write to its table's; under the lock. */
+  private void hold(TableName name, HeldWrite write) {
+    Held table = held.computeIfAbsent(name, n -> new Held());
+    if (table.records.isEmpty()) {
+      table.oldestNanos = System.nanoTime();
+    }
+    table.records.addLast(write);
+    table.rows += write.points().size();
+    heldRows += write.points().size();
+    if (table.rows >= settings.maxRows()) {
+      notifyAll();
+    }
+  }
+
+  /** Waits, a while, for the log to have room; under this object's lock. */
+  private void awaitRoom() {
+    long deadline = System.nanoTime() + ROOM_WAIT.toNanos();
+    while (true) {
+      if (closing) {
+        throw new LineProtocolWriter.Stopping(
+            "The server is stopping; nothing was written, send it again", null);
+      }
+      // The log's bytes bound the disk; the rows bound the memory their points take.
+      if (log.bytesHeld() < settings.maxBytes() && heldRows < 2 * settings.maxRows()) {
+        return;
+      }
+      flushRequestedThrough = Math.max(flushRequestedThrough, lastSequence);
+      notifyAll();
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new LineProtocolWriter.Stopping(
+            "The server's hot tier is full ("
+                + heldRows
+                + " rows, "
+                + log.bytesHeld()
+                + " bytes of log; limits "
+                + 2 * settings.maxRows()
+                + " rows, "
+                + settings.maxBytes()
+                + " bytes) and its tables have not been committed for "
+                + ROOM_WAIT.toSeconds()
+                + " s"
+                + failureNote()
+                + "; nothing was written, send it"
+                + " again later",
+            null);
+      }
+      waitNanos(left);
+    }
+  }
+
+  /**
+   * Commits every write acknowledged before the call; waits at most {@code wait}.
+   *
+   * @throws TimelakeException when they are not all committed by then (a failing flush)
+   */
+  void flush(Duration wait) {
+    synchronized (this) {
+      if (heldRows == 0) {
+        return;
+      }
+      long target = lastSequence;
+      flushRequestedThrough = Math.max(flushRequestedThrough, target);
+      notifyAll();
+      long deadline = System.nanoTime() + wait.toNanos();
+      while (holdsThrough(target)) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || halted) {
+          throw new dev.timelake.CommitFailedException(
+              "The server's hot tier could not commit its acknowledged writes within "
+                  + wait.toSeconds()
+                  + " s"
+                  + failureNote()
+                  + "; the statement did not run, try it again");
+        }
+        waitNanos(left);
+      }
+    }
+  }
+
+  /** Whether a record numbered {@code sequence} or lower is held; under the lock. */
+  private boolean holdsThrough(long sequence) {
+    for (Held table : held.values()) {
+      if (!table.records.isEmpty() && table.records.peekFirst().sequence() <= sequence) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String failureNote() {
+    for (Map.Entry<TableName, Held> table : held.entrySet()) {
+      if (table.getValue().lastFailure != null) {
+        return " (committing " + table.getKey() + " fails: " + table.getValue().lastFailure + ")";
+      }
+    }
+    return "";
+  }
+
+  /** What the tier holds now, for the console and tests. */
+  synchronized Stats stats() {
+    long oldest = Long.MAX_VALUE;
+    for (Held table : held.values()) {
+      if (!table.records.isEmpty()) {
+        oldest = Math.min(oldest, table.oldestNanos);
+      }
+    }
+    Duration age =
+        oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest);
+    return new Stats(heldRows, log.bytesHeld(), age);
+  }
+
+  /** Rows held and not committed, the log's bytes on disk, the oldest held row's age. */
+  record Stats(long rows, long logBytes, Duration oldest) {}
+
+  /** The flusher: commits tables as they come due, until closed with nothing held. */
+  private void flushLoop() {
+    while (true) {
+      List<Due> due;
+      synchronized (this) {
+        while ((due = dueTables()).isEmpty()) {
+          if ((closing && heldRows == 0) || halted) {
+            return;
+          }
+          waitNanos(nextDueNanos());
+          if (System.nanoTime() - statusNanos >= STATUS_EVERY.toNanos()) {
+            break;
+          }
+        }
+      }
+      for (Due table : due) {
+        flushTable(table);
+      }
+      writeStatus();
+    }
+  }
+
+  /** How often the flusher says what the tier holds, while it holds anything. */
+  private static final Duration STATUS_EVERY = Duration.ofSeconds(1);
+
+  /** When the flusher last wrote the status; only the flusher reads and writes it. */
+  private long statusNanos = System.nanoTime() - STATUS_EVERY.toNanos();
+
+  /** Whether the last status written said the tier held rows. */
+  private boolean statusHeldRows = true;
+
+  /** Writes what the tier holds for other processes, unless it said "nothing" already. */
+  private void writeStatus() {
+    HotTierStatus status;
+    synchronized (this) {
+      if (heldRows == 0 && !statusHeldRows) {
+        return;
+      }
+      long now = System.nanoTime();
+      java.util.Map<TableName, HotTierStatus.TableHeld> tables = new java.util.TreeMap<>();
+      held.forEach(
+          (name, table) -> {
+            if (!table.records.isEmpty()) {
+              tables.put(
+                  name,
+                  new HotTierStatus.TableHeld(
+                      table.rows, Duration.ofNanos(now - table.oldestNanos)));
+            }
+          });
+      status = new HotTierStatus(clock.instant(), heldRows, log.bytesHeld(), tables);
+      statusNanos = now;
+      statusHeldRows = heldRows > 0;
+    }
+    try {
+      status.write(folder(lake));
+    } catch (IOException | RuntimeException e) {
+      // Only timelake info reads it; the tier works without.
+    }
+  }
+
+  /** A table's records to commit now: the oldest, up to about {@code maxRows} rows. */
+  private record Due(TableName name, List<HeldWrite> records) {}
+
+  /** Tables due now; under the lock. */
+  private List<Due> dueTables() {
+    List<Due> due = new ArrayList<>();
+    if (halted) {
+      return due;
+    }
+    long now = System.nanoTime();
+    for (Map.Entry<TableName, Held> entry : held.entrySet()) {
+      Held table = entry.getValue();
+      if (table.records.isEmpty() || now < table.retryAtNanos) {
+        continue;
+      }
+      boolean isDue =
+          closing
+              || table.rows >= settings.maxRows()
+              || now - table.oldestNanos >= settings.maxAge().toNanos()
+              || table.records.peekFirst().sequence() <= flushRequestedThrough;
+      if (isDue) {
+        List<HeldWrite> records = new ArrayList<>();
+        long rows = 0;
+        for (HeldWrite record : table.records) {
+          if (!records.isEmpty() && rows + record.points().size() > settings.maxRows()) {
+            break;
+          }
+          records.add(record);
+          rows += record.points().size();
+        }
+        due.add(new Due(entry.getKey(), records));
+      }
+    }
+    return due;
+  }
+
+  /** How long until a table comes due, at most a second (a wait's bound); under the lock. */
+  private long nextDueNanos() {
+    long now = System.nanoTime();
+    long next = Duration.ofSeconds(1).toNanos();
+    for (Held table : held.values()) {
+      if (!table.records.isEmpty()) {
+        long at = Math.max(table.retryAtNanos, table.oldestNanos + settings.maxAge().toNanos());
+        next = Math.min(next, Math.max(1_000_000, at - now));
+      }
+    }
+    return next;
+  }
+
+  private void flushTable(Due due) {
+    try {
+      commit(lake, due.name(), log.epoch(), due.records(), allocator, maintenance);
+    } catch (RuntimeException e) {
+      if (e instanceof NotFoundException) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "Hot tier: table "
+                + due.name()
+                + " no longer exists; its "
+                + due.records().size()
+                + " held writes are dropped");
+      } else {
+        synchronized (this) {
+          Held table = held.get(due.name());
+          table.failures++;
+          long pause = Math.min(MAX_BACKOFF.toMillis(), 250L << Math.min(table.failures - 1, 7));
+          table.retryAtNanos = System.nanoTime() + pause * 1_000_000;
+          table.lastFailure = e.getMessage();
+        }
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "Hot tier: committing "
+                + due.records().size()
+                + " writes to "
+                + due.name()
+                + " failed; trying again: "
+                + e.getMessage(),
+            e);
+        return;
+      }
+    }
+    synchronized (this) {
+      Held table = held.get(due.name());
+      for (int i = 0; i < due.records().size(); i++) {
+        HeldWrite record = table.records.removeFirst();
+        table.rows -= record.points().size();
+        heldRows -= record.points().size();
+      }
+      table.failures = 0;
+      table.retryAtNanos = 0;
+      table.lastFailure = null;
+      table.oldestNanos = System.nanoTime();
+      log.release(firstHeldSequence());
+      notifyAll();
+    }
+  }
+
+  /** The lowest number of a record held; one past the last when none is. Under the lock. */
+  private long firstHeldSequence() {
+    long first = lastSequence + 1;
+    for (Held table : held.values()) {
+      if (!table.records.isEmpty()) {
+        first = Math.min(first, table.records.peekFirst().sequence());
+      }
+    }
+    return first;
+  }
+
+  /**
+   * Commits {@code records} of one table, consecutive among its records of log {@code epoch}, as
+   * one append whose batch id names them.
+   */
+  private static void commit(
+      Lake lake,
+      TableName name,
+      String epoch,
+      List<HeldWrite> records,
+      BufferAllocator allocator,
+      BackgroundMaintenance maintenance) {
+    List<LineProtocol.Point> points = new ArrayList<>();
+    List<String> users = new ArrayList<>();
+    for (HeldWrite record : records) {
+      points.addAll(record.points());
+      users.add(record.user());
+    }
+    long[] ingest = new long[points.size()];
+    int row = 0;
+    for (HeldWrite record : records) {
+      for (int i = 0; i < record.points().size(); i++) {
+        ingest[row++] = record.ingestMicros();
+      }
+    }
+    String batchId =
+        BATCH_PREFIX
+            + epoch
+            + ":"
+            + records.get(0).sequence()
+            + "-"
+            + records.get(records.size() - 1).sequence();
+    PointsCommit.commit(lake, name, points, ingest, batchId, users, allocator, maintenance);
+  }
+
+  /**
+   * Commits the records an earlier log left, table by table and epoch by epoch, skipping those a
+   * snapshot of the table already covers.
+   */
+  private static void commitLeftOver(
+      Lake lake,
+      List<HotTierLog.Replayed> replayed,
+      BufferAllocator allocator,
+      BackgroundMaintenance maintenance) {
+    Map<TableName, Map<String, List<HeldWrite>>> byTable = new LinkedHashMap<>();
+    for (HotTierLog.Replayed replay : replayed) {
+      HotTierRecord record = replay.record();
+      LineProtocolRequest request = record.request();
+      Map<TableName, List<LineProtocol.Point>> points =
+          LineProtocolPlanner.byTable(request.namespace(), request.points());
+      for (TableName table : record.tables()) {
+        byTable
+            .computeIfAbsent(table, t -> new LinkedHashMap<>())
+            .computeIfAbsent(replay.epoch(), e -> new ArrayList<>())
+            .add(
+                new HeldWrite(
+                    record.sequence(),
+                    record.ingestMicros(),
+                    record.user(),
+                    points.getOrDefault(table, List.of())));
+      }
+    }
+    for (Map.Entry<TableName, Map<String, List<HeldWrite>>> table : byTable.entrySet()) {
+      Table current;
+      try {
+        current = lake.table(table.getKey());
+      } catch (NotFoundException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "Hot tier: table "
+                + table.getKey()
+                + " no longer exists; its writes left in the log"
+                + " are dropped");
+        continue;
+      }
+      for (Map.Entry<String, List<HeldWrite>> epoch : table.getValue().entrySet()) {
+        long covered = committedThrough(current, epoch.getKey());
+        List<HeldWrite> left =
+            epoch.getValue().stream().filter(record -> record.sequence() > covered).toList();
+        if (!left.isEmpty()) {
+          commit(lake, table.getKey(), epoch.getKey(), left, allocator, maintenance);
+          LOG.log(
+              System.Logger.Level.INFO,
+              "Hot tier: committed "
+                  + left.size()
+                  + " writes to "
+                  + table.getKey()
+                  + " that the last server acknowledged and had not committed");
+        }
+      }
+    }
+  }
+
+  /** The highest record number of log {@code epoch} a snapshot of {@code table} committed. */
+  static long committedThrough(Table table, String epoch) {
+    String prefix = BATCH_PREFIX + epoch + ":";
+    long through = 0;
+    for (TableInfo.SnapshotInfo snapshot : table.snapshots()) {
+      String batch = snapshot.summary().getOrDefault("timelake.batch-id", "");
+      if (batch.startsWith(prefix)) {
+        String range = batch.substring(prefix.length());
+        through = Math.max(through, Long.parseLong(range.substring(range.indexOf('-') + 1)));
+      }
+    }
+    return through;
+  }
+
+  /**
+   * Commits everything held (waiting for the flusher, as long as its flushes succeed), then stops;
+   * what cannot be committed stays in the log for the next start.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (halted) {
+        return;
+      }
+      closing = true;
+      notifyAll();
+    }
+    TIERS.remove(lake, this);
+    try {
+      flusher.join(Duration.ofMinutes(1).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    boolean committed;
+    synchronized (this) {
+      committed = heldRows == 0;
+      halted = true;
+      notifyAll();
+    }
+    try {
+      if (committed) {
+        log.closeAndDelete();
+      } else {
+        log.close();
+      }
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "Hot tier: closing the log failed: " + e, e);
+    }
+  }
+
+  /**
+   * Stops at once without committing anything, as a crash would (what was acknowledged stays in the
+   * log); for tests.
+   */
+  void halt() {
+    synchronized (this) {
+      halted = true;
+      closing = true;
+      notifyAll();
+    }
+    TIERS.remove(lake, this);
+    try {
+      flusher.join();
+      log.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      // as a crash
+    }
+  }
+
+  /** The tier of {@code lake} in this process, if it has one. */
+  static Optional<HotTier> of(Lake lake) {
+    return Optional.ofNullable(TIERS.get(lake));
+  }
+
+  private void waitNanos(long nanos) {
+    try {
+      wait(Math.max(1, nanos / 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LineProtocolWriter.Stopping("Interrupted while waiting for the hot tier", e);
+    }
+  }
+
+  private static long micros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000L);
+  }
+}

@@ -1,0 +1,282 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.Lake;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The line-protocol server's hot tier: a write is answered once in the log, committed later (by
+ * age, by rows, before this server's clients read, when the server stops), and after a crash every
+ * answered write is committed exactly once; the newest write of a key still wins.
+ */
+class HotTierTest extends WithLineProtocolServer {
+  private static final HotTierSettings HELD =
+      new HotTierSettings(1_000_000, Duration.ofHours(1), 64L << 20);
+
+  private LineProtocolServer tiered;
+
+  @AfterEach
+  void stopTiered() {
+    if (tiered != null) {
+      tiered.close();
+    }
+  }
+
+  private LineProtocolServer tiered(Lake on, HotTierSettings settings) throws IOException {
+    return LineProtocolServer.start(
+        on,
+        new InetSocketAddress("127.0.0.1", 0),
+        new Credentials("tl", PASSWORD),
+        Optional.empty(),
+        Optional.of(settings));
+  }
+
+  private HttpResponse<String> write(LineProtocolServer to, String query, String lines)
+      throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://127.0.0.1:"
+                        + to.port()
+                        + "/api/v2/write?bucket=iot&precision=s"
+                        + query))
+            .header("Authorization", "Token " + PASSWORD)
+            .POST(HttpRequest.BodyPublishers.ofString(lines))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HotTier tierOf(Lake lake) {
+    return HotTier.of(lake).orElseThrow();
+  }
+
+  private long count(String table) {
+    return ((Number) rows("SELECT count(*) FROM " + table).get(0).get(0)).longValue();
+  }
+
+  private static final String TWO =
+      "readings,tag=a value=1 1767225600\nreadings,tag=b value=2 1767225600\n";
+
+  @Test
+  void aWriteIsAnsweredOnceHeldAndCommittedLater() throws Exception {
+    tiered = tiered(lake, HELD);
+    assertThat(write(tiered, "", TWO).statusCode()).isEqualTo(204);
+    assertThat(count("iot.readings")).isZero(); // held, not committed
+    assertThat(tierOf(lake).stats().rows()).isEqualTo(2);
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    assertThat(count("iot.readings")).isEqualTo(2);
+    assertThat(tierOf(lake).stats().rows()).isZero();
+    assertThat(lake.table("iot.readings").snapshots().get(0).summary())
+        .containsEntry("timelake.user", "tl");
+  }
+
+  @Test
+  void anotherProcessReadsWhatTheTierHolds() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (HotTierStatus.read(lake).map(HotTierStatus::rows).orElse(0L) != 2) {
+      assertThat(System.nanoTime()).as("status written in time").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    HotTierStatus status = HotTierStatus.read(lake).orElseThrow();
+    assertThat(status.tables().get(dev.timelake.TableName.parse("iot.readings")).rows())
+        .isEqualTo(2);
+    assertThat(status.logBytes()).isPositive();
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    tiered.close();
+    tiered = null;
+    assertThat(HotTierStatus.read(lake).orElseThrow().rows()).isZero();
+  }
+
+  @Test
+  void heldRowsAreCommittedWhenTheOldestIsMaxAgeOld() throws Exception {
+    tiered = tiered(lake, new HotTierSettings(1_000_000, Duration.ofMillis(200), 64L << 20));
+    write(tiered, "", TWO);
+    awaitCount("iot.readings", 2);
+  }
+
+  @Test
+  void heldRowsAreCommittedWhenATableHoldsMaxRows() throws Exception {
+    tiered = tiered(lake, new HotTierSettings(2, Duration.ofHours(1), 64L << 20));
+    write(tiered, "", TWO);
+    awaitCount("iot.readings", 2);
+  }
+
+  @Test
+  void statementsOfTheServersClientsReadWhatItAnswered() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    try (PgServer pg =
+            PgServer.start(
+                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
+        Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SELECT count(*) FROM iot.readings")) {
+      result.next();
+      assertThat(result.getLong(1)).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void syncCommitAnswersOnceCommitted() throws Exception {
+    tiered = tiered(lake, HELD);
+    assertThat(write(tiered, "&sync=commit", TWO).statusCode()).isEqualTo(204);
+    assertThat(count("iot.readings")).isEqualTo(2);
+    HttpResponse<String> wrong = write(tiered, "&sync=later", TWO);
+    assertThat(wrong.statusCode()).isEqualTo(400);
+    assertThat(wrong.body()).contains("sync must be 'commit'").contains("not 'later'");
+  }
+
+  @Test
+  void aTableWithAnOrderedIndexIsCommittedAtOnce() throws Exception {
+    sql(
+        "CREATE TABLE iot.bars (symbol VARCHAR, time TIMESTAMPTZ, close DOUBLE) WITH"
+            + " (index_column = 'time', entity_columns = 'symbol', index_granularity = '1m')");
+    tiered = tiered(lake, HELD);
+    assertThat(write(tiered, "", "bars,symbol=A close=1.5 1767225600\n").statusCode())
+        .isEqualTo(204);
+    assertThat(count("iot.bars")).isEqualTo(1); // its conflicts are found by the commit
+    assertThat(write(tiered, "", "bars,symbol=A close=2.5 1767225610\n").statusCode())
+        .isEqualTo(400);
+  }
+
+  @Test
+  void aResentRequestIsHeldOnce() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    write(tiered, "", TWO);
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    assertThat(count("iot.readings")).isEqualTo(2);
+  }
+
+  @Test
+  void theNewestWriteOfAKeyWinsWhicheverPathItTook() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", "readings,tag=a value=1 1767225600\n");
+    write(tiered, "&sync=commit", "readings,tag=a value=2 1767225600\n"); // newer than the held
+    write(tiered, "", "readings,tag=b value=3 1767225600\n");
+    write(tiered, "&sync=commit", "readings,tag=b value=4 1767225600\n");
+    write(tiered, "", "readings,tag=b value=5 1767225600\n"); // newer than the committed
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    assertThat(rows("SELECT tag, value FROM iot.readings ORDER BY tag"))
+        .containsExactly(List.of("a", 2.0), List.of("b", 5.0));
+  }
+
+  @Test
+  void stoppingTheServerCommitsWhatItHolds() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    tiered.close();
+    tiered = null;
+    assertThat(count("iot.readings")).isEqualTo(2);
+    assertThat(logFiles()).isEmpty();
+  }
+
+  @Test
+  void afterACrashEveryAnsweredWriteIsCommittedOnce() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    write(tiered, "", "readings,tag=c value=3 1767225600\n");
+    crash();
+    assertThat(count("iot.readings")).isZero();
+    tiered = tiered(lake, HELD); // commits what the log holds before it listens
+    assertThat(count("iot.readings")).isEqualTo(3);
+    tiered.close();
+    tiered = tiered(lake, HELD);
+    assertThat(count("iot.readings")).isEqualTo(3);
+    assertThat(snapshots("iot.readings")).isEqualTo(1); // one append for both requests
+  }
+
+  @Test
+  void aCrashAfterAFlushCommitsNothingTwice() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    write(tiered, "", "readings,tag=c value=3 1767225600\n");
+    crash(); // the log still holds the flushed records beside the held one
+    tiered = tiered(lake, HELD);
+    assertThat(count("iot.readings")).isEqualTo(3);
+    assertThat(rows("SELECT count(*) FROM iot.readings WHERE tag = 'a'"))
+        .containsExactly(List.of(1L));
+  }
+
+  @Test
+  void aDroppedTableDropsItsHeldWritesAndTheServerStarts() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    crash();
+    sql("DROP TABLE iot.readings");
+    tiered = tiered(lake, HELD);
+    assertThat(logFiles()).hasSize(1); // the new log's open segment only
+  }
+
+  @Test
+  void aFailingFlushIsRetriedAndCommitsOnceItCan() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO); // creates the table; its points are held
+    Path data = warehouse.resolve("iot").resolve("readings").resolve("data");
+    assertThat(data).doesNotExist();
+    Files.createDirectories(data.getParent());
+    Files.writeString(data, "in the way of the table's data files");
+    assertThatThrownBy(() -> tierOf(lake).flush(Duration.ofSeconds(2)))
+        .isInstanceOf(dev.timelake.CommitFailedException.class)
+        .hasMessageContaining("could not commit its acknowledged writes")
+        .hasMessageContaining("committing iot.readings fails");
+    Files.delete(data);
+    tierOf(lake).flush(Duration.ofSeconds(60));
+    assertThat(count("iot.readings")).isEqualTo(2);
+    assertThat(snapshots("iot.readings")).isEqualTo(1);
+  }
+
+  @Test
+  void aWorkFolderThatCannotBeMadeStopsTheStartNamingIt() throws Exception {
+    Path work = warehouse.resolve(".timelake-tmp");
+    Files.createDirectories(work);
+    Files.writeString(work.resolve("hot-tier"), "not a folder");
+    assertThatThrownBy(() -> tiered(lake, HELD))
+        .hasMessageContaining("Cannot create the work folder")
+        .hasMessageContaining("hot-tier");
+  }
+
+  /** The server stops as a crash would: nothing held is committed, the log stays. */
+  private void crash() {
+    tierOf(lake).halt();
+    tiered.close();
+    tiered = null;
+  }
+
+  private List<Path> logFiles() throws IOException {
+    try (Stream<Path> files = Files.list(HotTier.folder(lake))) {
+      return files.filter(file -> file.toString().endsWith(".wal")).toList();
+    }
+  }
+
+  private void awaitCount(String table, long expected) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (count(table) != expected) {
+      assertThat(System.nanoTime()).as("rows committed in time").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+}
