@@ -58,6 +58,9 @@ final class HotTierLog implements AutoCloseable {
   /** Set when an append failed and could not be undone: nothing more is appended. */
   private String broken;
 
+  /** Set when the log is closed. */
+  private boolean closedLog;
+
   /** Segments closed, oldest first: their path and the last record number each holds. */
   private final Deque<Segment> closed = new ArrayDeque<>();
 
@@ -167,27 +170,31 @@ final class HotTierLog implements AutoCloseable {
     if (forced >= position) {
       return;
     }
+    // Lock order: forcing, then appending (briefly); a roll holds appending and never forcing.
     synchronized (forcing) {
-      if (forced >= position) {
-        return; // forced by the thread before this one
+      while (forced < position) {
+        FileChannel current;
+        long target;
+        synchronized (appending) {
+          if (closedLog) {
+            throw new IOException("The hot tier's log is closed");
+          }
+          current = channel;
+          target = written;
+        }
+        try {
+          current.force(false);
+          forced = target;
+        } catch (java.nio.channels.ClosedChannelException e) {
+          // A roll closed it, after forcing it: look again at the segment that follows.
+        }
       }
-      FileChannel current;
-      long target;
-      synchronized (appending) {
-        current = channel;
-        target = written;
-      }
-      current.force(false);
-      forced = target;
     }
   }
 
-  /** Closes the open segment (forced) and begins the next; under {@link #appending}. */
+  /** Closes the open segment, forced, and begins the next; under {@link #appending}. */
   private void rollSegment() throws IOException {
-    synchronized (forcing) {
-      channel.force(false);
-      forced = written;
-    }
+    channel.force(false);
     channel.close();
     closed.addLast(new Segment(segmentPath(segmentNumber), lastSequence));
     segmentNumber++;
@@ -250,6 +257,10 @@ final class HotTierLog implements AutoCloseable {
   @Override
   public void close() throws IOException {
     synchronized (appending) {
+      if (closedLog) {
+        return;
+      }
+      closedLog = true;
       channel.force(false);
       channel.close();
     }

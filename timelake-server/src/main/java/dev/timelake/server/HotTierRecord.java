@@ -43,12 +43,13 @@ record HotTierRecord(
     }
     texts.add(utf8(digest));
     texts.add(utf8(user));
-    int size = 8 + 1 + 8 + 8 + 4 + 4 + request.body().length;
+    int size = 8 + 1 + 1 + 8 + 8 + 4 + 4 + request.body().length;
     for (byte[] text : texts) {
       size += 4 + text.length;
     }
     ByteBuffer out = ByteBuffer.allocate(size);
     out.putLong(sequence);
+    out.put((byte) request.format().ordinal());
     out.put((byte) request.precision().ordinal());
     out.putLong(request.receivedMicros());
     out.putLong(ingestMicros);
@@ -70,6 +71,11 @@ record HotTierRecord(
   static HotTierRecord decode(ByteBuffer in) throws Malformed {
     try {
       long sequence = in.getLong();
+      int format = in.get();
+      LineProtocolRequest.Format[] formats = LineProtocolRequest.Format.values();
+      if (format < 0 || format >= formats.length) {
+        throw new Malformed("unknown format " + format);
+      }
       int precision = in.get();
       LineProtocol.Precision[] precisions = LineProtocol.Precision.values();
       if (precision < 0 || precision >= precisions.length) {
@@ -91,7 +97,8 @@ record HotTierRecord(
       }
       return new HotTierRecord(
           sequence,
-          new LineProtocolRequest(namespace, precisions[precision], receivedMicros, body),
+          new LineProtocolRequest(
+              namespace, formats[format], precisions[precision], receivedMicros, body),
           tables,
           digest,
           user,
@@ -112,6 +119,7 @@ record HotTierRecord(
         && digest.equals(that.digest)
         && user.equals(that.user)
         && request.namespace().equals(that.request.namespace())
+        && request.format() == that.request.format()
         && request.precision() == that.request.precision()
         && request.receivedMicros() == that.request.receivedMicros()
         && Arrays.equals(request.body(), that.request.body());

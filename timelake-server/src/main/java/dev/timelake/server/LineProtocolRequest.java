@@ -5,20 +5,50 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * A line-protocol request as received: its namespace, precision, the time it arrived (the timestamp
- * of lines without one) and its body (decompressed). Parsing it again gives the same points, which
- * is what lets the hot tier's log keep the body instead of the points.
+ * A write request as received: its namespace, its format (line protocol in a precision, or
+ * Prometheus remote write), the time it arrived (the timestamp of lines without one) and its body
+ * (line protocol decompressed; remote write as sent, snappy-compressed). Reading it again gives the
+ * same points, which is what lets the hot tier's log keep the body instead of the points.
  */
 record LineProtocolRequest(
-    String namespace, LineProtocol.Precision precision, long receivedMicros, byte[] body) {
+    String namespace,
+    Format format,
+    LineProtocol.Precision precision,
+    long receivedMicros,
+    byte[] body) {
+
+  /** How the body is written. */
+  enum Format {
+    LINE_PROTOCOL,
+    PROMETHEUS_REMOTE_WRITE
+  }
+
+  /** The most bytes a remote-write body may decompress to: a line-protocol body's limit. */
+  static final int MAX_DECOMPRESSED_BYTES = 256 << 20;
+
   LineProtocolRequest {
     requireNonNull(namespace, "namespace is null");
+    requireNonNull(format, "format is null");
     requireNonNull(precision, "precision is null");
     requireNonNull(body, "body is null");
   }
 
-  /** The request's points. */
+  /** A line-protocol request. */
+  LineProtocolRequest(
+      String namespace, LineProtocol.Precision precision, long receivedMicros, byte[] body) {
+    this(namespace, Format.LINE_PROTOCOL, precision, receivedMicros, body);
+  }
+
+  /**
+   * The request's points.
+   *
+   * @throws LineProtocol.ParseException for a malformed line
+   * @throws PrometheusRemoteWrite.Malformed for a malformed remote-write body
+   */
   List<LineProtocol.Point> points() {
-    return LineProtocol.parse(body, precision, receivedMicros);
+    return switch (format) {
+      case LINE_PROTOCOL -> LineProtocol.parse(body, precision, receivedMicros);
+      case PROMETHEUS_REMOTE_WRITE -> PrometheusRemoteWrite.points(body, MAX_DECOMPRESSED_BYTES);
+    };
   }
 }

@@ -105,6 +105,9 @@ public final class LineProtocolServer implements AutoCloseable {
     }
   }
 
+  /** Where Prometheus remote write goes when the request names no {@code db}. */
+  static final String PROMETHEUS_NAMESPACE = "prometheus";
+
   private final HttpServer http;
   private final Limits limits;
 
@@ -368,7 +371,30 @@ public final class LineProtocolServer implements AutoCloseable {
         } else {
           Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
           if (access.isPresent()) {
-            write(exchange, query, path.equals("/write"), deadline, access.get());
+            write(
+                exchange,
+                query,
+                path.equals("/write") ? "db" : "bucket",
+                LineProtocolRequest.Format.LINE_PROTOCOL,
+                deadline,
+                access.get());
+          }
+        }
+      }
+      case "/api/v1/write" -> {
+        if (!method.equals("POST")) {
+          LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
+              .send(exchange);
+        } else {
+          Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
+          if (access.isPresent()) {
+            write(
+                exchange,
+                query,
+                "db",
+                LineProtocolRequest.Format.PROMETHEUS_REMOTE_WRITE,
+                deadline,
+                access.get());
           }
         }
       }
@@ -406,14 +432,18 @@ public final class LineProtocolServer implements AutoCloseable {
   private void write(
       HttpExchange exchange,
       Map<String, String> query,
-      boolean v1,
+      String namespaceParameter,
+      LineProtocolRequest.Format format,
       LineProtocolDeadline deadline,
       dev.timelake.ClientAccess access)
       throws IOException {
     String namespace =
-        Optional.ofNullable(query.get(v1 ? "db" : "bucket"))
+        Optional.ofNullable(query.get(namespaceParameter))
             .filter(name -> !name.isBlank())
-            .orElse(TableName.DEFAULT_NAMESPACE);
+            .orElse(
+                format == LineProtocolRequest.Format.PROMETHEUS_REMOTE_WRITE
+                    ? PROMETHEUS_NAMESPACE
+                    : TableName.DEFAULT_NAMESPACE);
     LineProtocol.Precision precision;
     try {
       precision = LineProtocol.Precision.parse(query.get("precision"));
@@ -464,7 +494,11 @@ public final class LineProtocolServer implements AutoCloseable {
       }
       deadline.work();
       LineProtocolAnswer answer =
-          write(access, namespace, precision, body.get(), sync.equals("commit"));
+          write(
+              access,
+              new LineProtocolRequest(
+                  namespace, format, precision, micros(clock.instant()), body.get()),
+              sync.equals("commit"));
       deadline.answer(limits.headerDeadline());
       answer.send(exchange);
     }
@@ -475,16 +509,19 @@ public final class LineProtocolServer implements AutoCloseable {
    * answer here expects (a failure inside the engine, a bug) is thrown, to be answered 500.
    */
   private LineProtocolAnswer write(
-      dev.timelake.ClientAccess access,
-      String namespace,
-      LineProtocol.Precision precision,
-      byte[] body,
-      boolean commitNow) {
+      dev.timelake.ClientAccess access, LineProtocolRequest request, boolean commitNow) {
+    String namespace = request.namespace();
+    byte[] body = request.body();
+    long now = request.receivedMicros();
     try {
       access.require(
-          dev.timelake.Role.WRITE, namespace, "write line protocol into namespace " + namespace);
-      long now = micros(clock.instant());
-      LineProtocolRequest request = new LineProtocolRequest(namespace, precision, now, body);
+          dev.timelake.Role.WRITE,
+          namespace,
+          (request.format() == LineProtocolRequest.Format.LINE_PROTOCOL
+                  ? "write line protocol"
+                  : "write Prometheus remote write")
+              + " into namespace "
+              + namespace);
       List<LineProtocol.Point> points = request.points();
       if (!points.isEmpty()) {
         // A resent body is the same points, unless some lines take the time they arrive.
@@ -493,7 +530,11 @@ public final class LineProtocolServer implements AutoCloseable {
             untimed
                 ? Optional.empty()
                 : Optional.of(
-                    precision + "\u0000" + java.util.HexFormat.of().formatHex(sha256(body)));
+                    request.format()
+                        + "\u0000"
+                        + request.precision()
+                        + "\u0000"
+                        + java.util.HexFormat.of().formatHex(sha256(body)));
         LineProtocolAnswer written =
             LineProtocolAnswer.written(
                 writer.write(access, request, points, requestKey, commitNow));
@@ -503,11 +544,18 @@ public final class LineProtocolServer implements AutoCloseable {
                     LineProtocol.Point::measurement, java.util.stream.Collectors.counting()))
             .forEach(
                 (measurement, count) ->
-                    monitor.written(new TableName(namespace, measurement), count, "line protocol"));
+                    monitor.written(
+                        new TableName(namespace, measurement),
+                        count,
+                        request.format() == LineProtocolRequest.Format.LINE_PROTOCOL
+                            ? "line protocol"
+                            : "Prometheus remote write"));
         return written;
       }
       return LineProtocolAnswer.WRITTEN;
-    } catch (LineProtocol.ParseException | LineProtocolWriter.Rejected e) {
+    } catch (LineProtocol.ParseException
+        | PrometheusRemoteWrite.Malformed
+        | LineProtocolWriter.Rejected e) {
       return refused(400, "invalid", e.getMessage());
     } catch (dev.timelake.AccessDeniedException e) {
       return refused(403, "forbidden", e.getMessage());

@@ -129,8 +129,8 @@ class HotTierLogTest {
   @Test
   void aCountBeyondTheRecordIsRefusedBeforeAllocating() {
     ByteBuffer bytes = ByteBuffer.wrap(record(1, 1).encode());
-    // The table count follows the sequence, precision, two times and the namespace.
-    int countAt = 8 + 1 + 8 + 8 + (4 + 3);
+    // The table count follows the sequence, format, precision, two times and the namespace.
+    int countAt = 8 + 1 + 1 + 8 + 8 + (4 + 3);
     bytes.putInt(countAt, Integer.MAX_VALUE);
     assertThatThrownBy(() -> HotTierRecord.decode(bytes))
         .isInstanceOf(HotTierRecord.Malformed.class)
@@ -150,6 +150,46 @@ class HotTierLogTest {
       assertThat(HotTierLog.replay(folder).records())
           .extracting(r -> r.record().sequence())
           .containsExactly(sequence);
+    }
+  }
+
+  @Test
+  void writersForcingWhileTheLogRollsAllFinish() throws Exception {
+    try (HotTierLog log = HotTierLog.open(folder)) {
+      Object sequencing = new Object();
+      long[] sequence = {0};
+      HotTierRecord big = record(1, 10_000);
+      java.util.concurrent.ExecutorService writers =
+          java.util.concurrent.Executors.newFixedThreadPool(4);
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        done.add(
+            writers.submit(
+                () -> {
+                  for (int i = 0; i < 40; i++) {
+                    long position;
+                    synchronized (sequencing) {
+                      position =
+                          log.append(
+                              new HotTierRecord(
+                                  ++sequence[0],
+                                  big.request(),
+                                  big.tables(),
+                                  big.digest(),
+                                  big.user(),
+                                  big.ingestMicros()));
+                    }
+                    log.force(position);
+                  }
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> writer : done) {
+        writer.get(60, java.util.concurrent.TimeUnit.SECONDS); // a deadlock would hang here
+      }
+      writers.shutdown();
+      assertThat(segments()).hasSizeGreaterThan(1);
+      assertThat(HotTierLog.replay(folder).records()).hasSize(160);
     }
   }
 
