@@ -17,6 +17,12 @@ import java.util.Map;
 record LineProtocolAnswer(int status, String body, java.util.Optional<String> writePolicy) {
   static final LineProtocolAnswer WRITTEN = new LineProtocolAnswer(204, "");
 
+  /** Written, to an OTLP/HTTP client over protobuf: 200 with an empty export response. */
+  static final LineProtocolAnswer OTLP_PROTOBUF_WRITTEN = new LineProtocolAnswer(200, "");
+
+  /** Written, to an OTLP/HTTP client over JSON: 200 with an empty export response. */
+  static final LineProtocolAnswer OTLP_JSON_WRITTEN = new LineProtocolAnswer(200, "{}");
+
   /** The header naming the tables whose write policy made the points corrections. */
   static final String WRITE_POLICY_HEADER = "X-Timelake-Write-Policy";
 
@@ -58,6 +64,11 @@ record LineProtocolAnswer(int status, String body, java.util.Optional<String> wr
     writePolicy.ifPresent(policy -> exchange.getResponseHeaders().set(WRITE_POLICY_HEADER, policy));
     if (status == 204) {
       exchange.sendResponseHeaders(204, -1);
+      return;
+    }
+    if (status == 200 && body.isEmpty()) {
+      exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+      exchange.sendResponseHeaders(200, -1);
       return;
     }
     if (status == 503) {

@@ -5,10 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * A write request as received: its namespace, its format (line protocol in a precision, or
- * Prometheus remote write), the time it arrived (the timestamp of lines without one) and its body
- * (line protocol decompressed; remote write as sent, snappy-compressed). Reading it again gives the
- * same points, which is what lets the hot tier's log keep the body instead of the points.
+ * A write request as received: its namespace, its format (line protocol in a precision, Prometheus
+ * remote write, OpenTelemetry metrics), the time it arrived (the timestamp of lines without one)
+ * and its body (decompressed from gzip; remote write as sent, snappy-compressed). Reading it again
+ * gives the same points, which is what lets the hot tier's log keep the body instead of the points.
  */
 record LineProtocolRequest(
     String namespace,
@@ -20,7 +20,14 @@ record LineProtocolRequest(
   /** How the body is written. */
   enum Format {
     LINE_PROTOCOL,
-    PROMETHEUS_REMOTE_WRITE
+    PROMETHEUS_REMOTE_WRITE,
+    OTLP_PROTOBUF,
+    OTLP_JSON;
+
+    /** Whether an OTLP client sent it: answered 200 with an empty export response. */
+    boolean isOtlp() {
+      return this == OTLP_PROTOBUF || this == OTLP_JSON;
+    }
   }
 
   /** The most bytes a remote-write body may decompress to: a line-protocol body's limit. */
@@ -49,6 +56,8 @@ record LineProtocolRequest(
     return switch (format) {
       case LINE_PROTOCOL -> LineProtocol.parse(body, precision, receivedMicros);
       case PROMETHEUS_REMOTE_WRITE -> PrometheusRemoteWrite.points(body, MAX_DECOMPRESSED_BYTES);
+      case OTLP_PROTOBUF -> OtlpMetrics.fromProtobuf(body);
+      case OTLP_JSON -> OtlpMetrics.fromJson(body);
     };
   }
 }

@@ -108,6 +108,9 @@ public final class LineProtocolServer implements AutoCloseable {
   /** Where Prometheus remote write goes when the request names no {@code db}. */
   static final String PROMETHEUS_NAMESPACE = "prometheus";
 
+  /** Where OpenTelemetry metrics go when the request names no {@code db}. */
+  static final String OTLP_NAMESPACE = "otel";
+
   private final HttpServer http;
   private final Limits limits;
 
@@ -381,6 +384,34 @@ public final class LineProtocolServer implements AutoCloseable {
           }
         }
       }
+      case "/v1/metrics" -> {
+        if (!method.equals("POST")) {
+          LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
+              .send(exchange);
+          return;
+        }
+        String type =
+            Optional.ofNullable(exchange.getRequestHeaders().getFirst("Content-Type"))
+                .orElse("application/x-protobuf")
+                .toLowerCase(java.util.Locale.ROOT);
+        LineProtocolRequest.Format format;
+        if (type.startsWith("application/x-protobuf")) {
+          format = LineProtocolRequest.Format.OTLP_PROTOBUF;
+        } else if (type.startsWith("application/json")) {
+          format = LineProtocolRequest.Format.OTLP_JSON;
+        } else {
+          LineProtocolAnswer.error(
+                  415,
+                  "unsupported media type",
+                  "OTLP metrics are application/x-protobuf or application/json, not " + type)
+              .send(exchange);
+          return;
+        }
+        Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
+        if (access.isPresent()) {
+          write(exchange, query, "db", format, deadline, access.get());
+        }
+      }
       case "/api/v1/write" -> {
         if (!method.equals("POST")) {
           LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
@@ -443,7 +474,7 @@ public final class LineProtocolServer implements AutoCloseable {
             .orElse(
                 format == LineProtocolRequest.Format.PROMETHEUS_REMOTE_WRITE
                     ? PROMETHEUS_NAMESPACE
-                    : TableName.DEFAULT_NAMESPACE);
+                    : format.isOtlp() ? OTLP_NAMESPACE : TableName.DEFAULT_NAMESPACE);
     LineProtocol.Precision precision;
     try {
       precision = LineProtocol.Precision.parse(query.get("precision"));
@@ -517,11 +548,7 @@ public final class LineProtocolServer implements AutoCloseable {
       access.require(
           dev.timelake.Role.WRITE,
           namespace,
-          (request.format() == LineProtocolRequest.Format.LINE_PROTOCOL
-                  ? "write line protocol"
-                  : "write Prometheus remote write")
-              + " into namespace "
-              + namespace);
+          "write " + source(request.format()) + " into namespace " + namespace);
       List<LineProtocol.Point> points = request.points();
       if (!points.isEmpty()) {
         // A resent body is the same points, unless some lines take the time they arrive.
@@ -545,16 +572,13 @@ public final class LineProtocolServer implements AutoCloseable {
             .forEach(
                 (measurement, count) ->
                     monitor.written(
-                        new TableName(namespace, measurement),
-                        count,
-                        request.format() == LineProtocolRequest.Format.LINE_PROTOCOL
-                            ? "line protocol"
-                            : "Prometheus remote write"));
-        return written;
+                        new TableName(namespace, measurement), count, source(request.format())));
+        return written(request.format(), written);
       }
-      return LineProtocolAnswer.WRITTEN;
+      return written(request.format(), LineProtocolAnswer.WRITTEN);
     } catch (LineProtocol.ParseException
         | PrometheusRemoteWrite.Malformed
+        | OtlpMetrics.Malformed
         | LineProtocolWriter.Rejected e) {
       return refused(400, "invalid", e.getMessage());
     } catch (dev.timelake.AccessDeniedException e) {
@@ -576,6 +600,25 @@ public final class LineProtocolServer implements AutoCloseable {
         case QUERY_FAILED, INTERNAL -> throw e;
       };
     }
+  }
+
+  /** The answer to a written request: OTLP clients expect 200 and an export response. */
+  private static LineProtocolAnswer written(
+      LineProtocolRequest.Format format, LineProtocolAnswer answer) {
+    return switch (format) {
+      case OTLP_PROTOBUF -> LineProtocolAnswer.OTLP_PROTOBUF_WRITTEN;
+      case OTLP_JSON -> LineProtocolAnswer.OTLP_JSON_WRITTEN;
+      default -> answer;
+    };
+  }
+
+  /** What the ingest view and refusals call a format. */
+  private static String source(LineProtocolRequest.Format format) {
+    return switch (format) {
+      case LINE_PROTOCOL -> "line protocol";
+      case PROMETHEUS_REMOTE_WRITE -> "Prometheus remote write";
+      case OTLP_PROTOBUF, OTLP_JSON -> "OpenTelemetry metrics";
+    };
   }
 
   /** An error answer, counted among the ingest view's refusals. */

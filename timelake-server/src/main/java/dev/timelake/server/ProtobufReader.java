@@ -36,6 +36,11 @@ final class ProtobufReader {
     this.limit = limit;
   }
 
+  /** Whether bytes are left (in a packed repeated field's run). */
+  boolean hasMore() {
+    return position < limit;
+  }
+
   /** Moves to the next field; false at the end of the message. */
   boolean next() throws Malformed {
     if (position >= limit) {
@@ -122,7 +127,10 @@ final class ProtobufReader {
         require(8);
         position += 8;
       }
-      case LENGTH_DELIMITED -> position += length();
+      case LENGTH_DELIMITED -> {
+        int length = length(); // moves past the length first: not "position += length()"
+        position += length;
+      }
       case FIXED32 -> {
         require(4);
         position += 4;
