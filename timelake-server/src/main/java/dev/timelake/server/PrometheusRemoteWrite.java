@@ -76,6 +76,15 @@ final class PrometheusRemoteWrite {
       if (sample[0] == STALE_NAN) {
         continue;
       }
+      if (Math.abs(sample[1]) > Long.MAX_VALUE / 1000) {
+        throw new Malformed(
+            "time series "
+                + number
+                + " has a sample at "
+                + sample[1]
+                + " ms, a timestamp no"
+                + " time column holds");
+      }
       points.add(
           new LineProtocol.Point(
               number,
@@ -84,7 +93,7 @@ final class PrometheusRemoteWrite {
               List.of(
                   new LineProtocol.Field(
                       "value", LineProtocol.FieldType.DOUBLE, Double.longBitsToDouble(sample[0]))),
-              Math.multiplyExact(sample[1], 1000L)));
+              sample[1] * 1000L));
     }
   }
 
