@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
           + " COPY FROM STDIN, the catalog queries of psql and Grafana); each connection has its"
           + " own session. Over HTTP it takes InfluxDB line protocol (/api/v2/write?bucket=NS and"
           + " /write?db=NS, with precision), so Telegraf and InfluxDB or QuestDB clients append"
-          + " readings: one table per measurement, created on first write (tags: the series key)."
+          + " readings: one table per measurement, created on first write (tags: the series key);"
+          + " Prometheus remote write (/api/v1/write) and OpenTelemetry metrics over OTLP/HTTP"
+          + " (/v1/metrics) the same way. Writes are answered once in the hot tier's log on disk"
+          + " and committed in large appends (--hot-tier)."
           + " The same port serves a web console at /console/: SQL with a result table, a line"
           + " chart and the plan that answered it (rollups, files read), for the same users.",
       "Clients log in with the password in TIMELAKE_PASSWORD (SCRAM-SHA-256; the user name in"
