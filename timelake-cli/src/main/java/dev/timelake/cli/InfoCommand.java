@@ -92,9 +92,10 @@ final class InfoCommand extends LakeCommand {
               return java.util.Optional.of(
                   String.format(
                       java.util.Locale.ROOT,
-                      "Hot tier: %,d rows answered by the server and not yet committed (the"
+                      "Hot tier: %,d %s answered by the server and not yet committed (the"
                           + " oldest %.1f s old)%s",
                       held.rows(),
+                      held.rows() == 1 ? "row" : "rows",
                       held.oldest().toMillis() / 1000.0,
                       age <= 5
                           ? ""

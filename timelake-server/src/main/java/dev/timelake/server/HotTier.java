@@ -447,9 +447,9 @@ final class HotTier implements AutoCloseable {
             System.Logger.Level.WARNING,
             "Hot tier: table "
                 + due.name()
-                + " no longer exists; its "
-                + due.records().size()
-                + " held writes are dropped");
+                + " no longer exists; what it held of "
+                + requests(due.records().size())
+                + " is dropped");
       } else {
         synchronized (this) {
           Held table = held.get(due.name());
@@ -461,8 +461,8 @@ final class HotTier implements AutoCloseable {
         LOG.log(
             System.Logger.Level.WARNING,
             "Hot tier: committing "
-                + due.records().size()
-                + " writes to "
+                + requests(due.records().size())
+                + " to "
                 + due.name()
                 + " failed; trying again: "
                 + e.getMessage(),
@@ -580,8 +580,8 @@ final class HotTier implements AutoCloseable {
           LOG.log(
               System.Logger.Level.INFO,
               "Hot tier: committed "
-                  + left.size()
-                  + " writes to "
+                  + requests(left.size())
+                  + " to "
                   + table.getKey()
                   + " that the last server acknowledged and had not committed");
         }
@@ -672,6 +672,10 @@ final class HotTier implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new LineProtocolWriter.Stopping("Interrupted while waiting for the hot tier", e);
     }
+  }
+
+  private static String requests(int count) {
+    return count == 1 ? "1 request" : count + " requests";
   }
 
   private static long micros(Instant instant) {
