@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * A server's hot tier: line-protocol writes acknowledged once they are in the write-ahead log on
@@ -62,9 +64,21 @@ final class HotTier implements AutoCloseable {
   private final Clock clock;
   private final Thread flusher;
 
-  /** One request's points for one table, held: the record they are in, when and by whom. */
-  private record HeldWrite(
-      long sequence, long ingestMicros, String user, List<LineProtocol.Point> points) {}
+  /**
+   * One request's rows for one table, held as an Arrow batch (off the heap, so holding a million
+   * rows costs the collector nothing): the record they are in, when and by whom.
+   */
+  private record HeldWrite(long sequence, long ingestMicros, String user, VectorSchemaRoot batch) {
+    int rows() {
+      return batch.getRowCount();
+    }
+  }
+
+  /**
+   * One table's rows of a request as an Arrow batch with the columns they fill, and the table's
+   * insertion-time column (in the batch), which the tier sets to the time it answers.
+   */
+  record Batch(VectorSchemaRoot rows, Optional<String> ingestColumn) {}
 
   /** One table's writes not yet committed, oldest first, and its flush's failures. */
   private static final class Held {
@@ -165,42 +179,24 @@ final class HotTier implements AutoCloseable {
   }
 
   /**
-   * Holds {@code tables}' points of {@code request} (each table's points, checked against it),
-   * written by {@code user}; returns once the request is on disk. A request whose digest the tier
-   * holds or held lately is not written again.
+   * Holds {@code tables}' rows of {@code request} (each table's batch, checked against it), written
+   * by {@code user}; returns once the request is on disk. A request whose digest the tier holds or
+   * held lately is not written again. The batches are the tier's from then on.
    *
    * @throws LineProtocolWriter.Stopping when the tier is closing, full (after a wait) or cannot
    *     write its log: nothing was written, the client may send it again
    */
   void write(
-      LineProtocolRequest request,
-      Map<TableName, List<LineProtocol.Point>> tables,
-      String digest,
-      String user) {
-    long position;
-    synchronized (this) {
-      awaitRoom();
-      if (digests.contains(digest)) {
-        return;
+      LineProtocolRequest request, Map<TableName, Batch> tables, String digest, String user) {
+    long position = -1;
+    boolean taken = false;
+    try {
+      position = hold(request, tables, digest, user);
+      taken = position >= 0;
+    } finally {
+      if (!taken) {
+        tables.values().forEach(batch -> batch.rows().close());
       }
-      long ingest = Math.max(micros(clock.instant()), lastIngestMicros + 1);
-      HotTierRecord record =
-          new HotTierRecord(
-              lastSequence + 1, request, List.copyOf(tables.keySet()), digest, user, ingest);
-      try {
-        position = log.append(record);
-      } catch (IOException e) {
-        throw new LineProtocolWriter.Stopping(
-            "The server cannot write its hot tier's log ("
-                + e.getMessage()
-                + "); nothing was written, send it again",
-            e);
-      }
-      lastSequence = record.sequence();
-      lastIngestMicros = ingest;
-      digests.add(digest);
-      tables.forEach(
-          (name, points) -> hold(name, new HeldWrite(lastSequence, ingest, user, points)));
     }
     try {
       log.force(position);
@@ -214,6 +210,49 @@ final class HotTier implements AutoCloseable {
     }
   }
 
+  /**
+   * Appends the request to the log and holds its batches; the log position to force, or -1 for a
+   * resend of a request held or committed lately (the caller closes its batches).
+   */
+  private synchronized long hold(
+      LineProtocolRequest request, Map<TableName, Batch> tables, String digest, String user) {
+    awaitRoom();
+    if (digests.contains(digest)) {
+      return -1;
+    }
+    long ingest = Math.max(micros(clock.instant()), lastIngestMicros + 1);
+    HotTierRecord record =
+        new HotTierRecord(
+            lastSequence + 1, request, List.copyOf(tables.keySet()), digest, user, ingest);
+    long position;
+    try {
+      position = log.append(record);
+    } catch (IOException e) {
+      throw new LineProtocolWriter.Stopping(
+          "The server cannot write its hot tier's log ("
+              + e.getMessage()
+              + "); nothing was written, send it again",
+          e);
+    }
+    lastSequence = record.sequence();
+    lastIngestMicros = ingest;
+    digests.add(digest);
+    tables.forEach(
+        (name, batch) -> {
+          batch.ingestColumn().ifPresent(column -> setAll(batch.rows(), column, ingest));
+          hold(name, new HeldWrite(record.sequence(), ingest, user, batch.rows()));
+        });
+    return position;
+  }
+
+  /** Sets column {@code name} of every row of {@code batch} to the instant {@code micros}. */
+  private static void setAll(VectorSchemaRoot batch, String name, long micros) {
+    TimeStampMicroTZVector vector = (TimeStampMicroTZVector) batch.getVector(name);
+    for (int row = 0; row < batch.getRowCount(); row++) {
+      vector.set(row, micros);
+    }
+  }
+
   /** Adds a write to its table's; under the lock. */
   private void hold(TableName name, HeldWrite write) {
     Held table = held.computeIfAbsent(name, n -> new Held());
@@ -221,11 +260,21 @@ final class HotTier implements AutoCloseable {
       table.oldestNanos = System.nanoTime();
     }
     table.records.addLast(write);
-    table.rows += write.points().size();
-    heldRows += write.points().size();
+    table.rows += write.rows();
+    heldRows += write.rows();
     if (table.rows >= settings.maxRows()) {
       notifyAll();
     }
+  }
+
+  /**
+   * Waits, a while, until the tier has room: called before a request is parsed, so that while the
+   * flusher is behind, its CPU is not taken by parsing requests that would only wait.
+   *
+   * @throws LineProtocolWriter.Stopping when the tier is closing, or stays full
+   */
+  synchronized void awaitRoomToParse() {
+    awaitRoom();
   }
 
   /** Waits, a while, for the log to have room; under this object's lock. */
@@ -253,7 +302,7 @@ final class HotTier implements AutoCloseable {
                 + 2 * settings.maxRows()
                 + " rows, "
                 + settings.maxBytes()
-                + " bytes) and its tables have not been committed for "
+                + " bytes) and no room was freed within "
                 + ROOM_WAIT.toSeconds()
                 + " s"
                 + failureNote()
@@ -413,11 +462,11 @@ final class HotTier implements AutoCloseable {
         List<HeldWrite> records = new ArrayList<>();
         long rows = 0;
         for (HeldWrite record : table.records) {
-          if (!records.isEmpty() && rows + record.points().size() > settings.maxRows()) {
+          if (!records.isEmpty() && rows + record.rows() > settings.maxRows()) {
             break;
           }
           records.add(record);
-          rows += record.points().size();
+          rows += record.rows();
         }
         due.add(new Due(entry.getKey(), records));
       }
@@ -474,8 +523,9 @@ final class HotTier implements AutoCloseable {
       Held table = held.get(due.name());
       for (int i = 0; i < due.records().size(); i++) {
         HeldWrite record = table.records.removeFirst();
-        table.rows -= record.points().size();
-        heldRows -= record.points().size();
+        table.rows -= record.rows();
+        heldRows -= record.rows();
+        record.batch().close();
       }
       table.failures = 0;
       table.retryAtNanos = 0;
@@ -499,7 +549,7 @@ final class HotTier implements AutoCloseable {
 
   /**
    * Commits {@code records} of one table, consecutive among its records of log {@code epoch}, as
-   * one append whose batch id names them.
+   * one append whose batch id names them; their batches stay open.
    */
   private static void commit(
       Lake lake,
@@ -508,19 +558,6 @@ final class HotTier implements AutoCloseable {
       List<HeldWrite> records,
       BufferAllocator allocator,
       BackgroundMaintenance maintenance) {
-    List<LineProtocol.Point> points = new ArrayList<>();
-    List<String> users = new ArrayList<>();
-    for (HeldWrite record : records) {
-      points.addAll(record.points());
-      users.add(record.user());
-    }
-    long[] ingest = new long[points.size()];
-    int row = 0;
-    for (HeldWrite record : records) {
-      for (int i = 0; i < record.points().size(); i++) {
-        ingest[row++] = record.ingestMicros();
-      }
-    }
     String batchId =
         BATCH_PREFIX
             + epoch
@@ -528,7 +565,14 @@ final class HotTier implements AutoCloseable {
             + records.get(0).sequence()
             + "-"
             + records.get(records.size() - 1).sequence();
-    PointsCommit.commit(lake, name, points, ingest, batchId, users, allocator, maintenance);
+    PointsCommit.commitBatches(
+        lake,
+        name,
+        records.stream().map(HeldWrite::batch).toList(),
+        batchId,
+        records.stream().map(HeldWrite::user).toList(),
+        allocator,
+        maintenance);
   }
 
   /**
@@ -540,25 +584,16 @@ final class HotTier implements AutoCloseable {
       List<HotTierLog.Replayed> replayed,
       BufferAllocator allocator,
       BackgroundMaintenance maintenance) {
-    Map<TableName, Map<String, List<HeldWrite>>> byTable = new LinkedHashMap<>();
+    Map<TableName, Map<String, List<HotTierLog.Replayed>>> byTable = new LinkedHashMap<>();
     for (HotTierLog.Replayed replay : replayed) {
-      HotTierRecord record = replay.record();
-      LineProtocolRequest request = record.request();
-      Map<TableName, List<LineProtocol.Point>> points =
-          LineProtocolPlanner.byTable(request.namespace(), request.points());
-      for (TableName table : record.tables()) {
+      for (TableName table : replay.record().tables()) {
         byTable
             .computeIfAbsent(table, t -> new LinkedHashMap<>())
             .computeIfAbsent(replay.epoch(), e -> new ArrayList<>())
-            .add(
-                new HeldWrite(
-                    record.sequence(),
-                    record.ingestMicros(),
-                    record.user(),
-                    points.getOrDefault(table, List.of())));
+            .add(replay);
       }
     }
-    for (Map.Entry<TableName, Map<String, List<HeldWrite>>> table : byTable.entrySet()) {
+    for (Map.Entry<TableName, Map<String, List<HotTierLog.Replayed>>> table : byTable.entrySet()) {
       Table current;
       try {
         current = lake.table(table.getKey());
@@ -571,12 +606,22 @@ final class HotTier implements AutoCloseable {
                 + " are dropped");
         continue;
       }
-      for (Map.Entry<String, List<HeldWrite>> epoch : table.getValue().entrySet()) {
+      for (Map.Entry<String, List<HotTierLog.Replayed>> epoch : table.getValue().entrySet()) {
         long covered = committedThrough(current, epoch.getKey());
-        List<HeldWrite> left =
-            epoch.getValue().stream().filter(record -> record.sequence() > covered).toList();
+        List<HeldWrite> left = new ArrayList<>();
+        try {
+          for (HotTierLog.Replayed replay : epoch.getValue()) {
+            if (replay.record().sequence() > covered) {
+              left.add(heldAgain(current, replay.record(), allocator));
+            }
+          }
+          if (!left.isEmpty()) {
+            commit(lake, table.getKey(), epoch.getKey(), left, allocator, maintenance);
+          }
+        } finally {
+          left.forEach(write -> write.batch().close());
+        }
         if (!left.isEmpty()) {
-          commit(lake, table.getKey(), epoch.getKey(), left, allocator, maintenance);
           LOG.log(
               System.Logger.Level.INFO,
               "Hot tier: committed "
@@ -587,6 +632,21 @@ final class HotTier implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** A logged request's rows for {@code table}, read again from the request as received. */
+  private static HeldWrite heldAgain(Table table, HotTierRecord record, BufferAllocator allocator) {
+    LineProtocolRequest request = record.request();
+    List<LineProtocol.Point> points =
+        LineProtocolPlanner.byTable(request.namespace(), request.points())
+            .getOrDefault(table.name(), List.of());
+    long[] ingest = new long[points.size()];
+    java.util.Arrays.fill(ingest, record.ingestMicros());
+    return new HeldWrite(
+        record.sequence(),
+        record.ingestMicros(),
+        record.user(),
+        LineProtocolVectors.vectors(table, points, ingest, allocator));
   }
 
   /** The highest record number of log {@code epoch} a snapshot of {@code table} committed. */
@@ -626,6 +686,7 @@ final class HotTier implements AutoCloseable {
     synchronized (this) {
       committed = heldRows == 0;
       halted = true;
+      releaseBatches();
       notifyAll();
     }
     try {
@@ -652,11 +713,22 @@ final class HotTier implements AutoCloseable {
     TIERS.remove(lake, this);
     try {
       flusher.join();
+      synchronized (this) {
+        releaseBatches();
+      }
       log.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException e) {
       // as a crash
+    }
+  }
+
+  /** Frees what the tier holds in memory (the log keeps it); under the lock, once stopped. */
+  private void releaseBatches() {
+    for (Held table : held.values()) {
+      table.records.forEach(write -> write.batch().close());
+      table.records.clear();
     }
   }
 

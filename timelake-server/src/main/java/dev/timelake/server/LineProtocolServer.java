@@ -549,6 +549,9 @@ public final class LineProtocolServer implements AutoCloseable {
           dev.timelake.Role.WRITE,
           namespace,
           "write " + source(request.format()) + " into namespace " + namespace);
+      if (!commitNow) {
+        writer.hotTier().ifPresent(HotTier::awaitRoomToParse);
+      }
       List<LineProtocol.Point> points = request.points();
       if (!points.isEmpty()) {
         // A resent body is the same points, unless some lines take the time they arrive.

@@ -123,12 +123,12 @@ final class LineProtocolWriter {
       boolean commitNow) {
     String digest = requestDigest(request.namespace(), requestKey);
     List<TableName> upserted = new ArrayList<>();
-    Map<TableName, List<LineProtocol.Point>> held = new java.util.TreeMap<>();
+    List<Prepared> heldTables = new ArrayList<>();
     List<Prepared> committed = new ArrayList<>();
     for (Prepared table :
         prepare(access, LineProtocolPlanner.byTable(request.namespace(), points))) {
       if (tier.isPresent() && !commitNow && !hasOrderedIndex(table.table())) {
-        held.put(table.name(), table.points());
+        heldTables.add(table);
       } else {
         committed.add(table);
       }
@@ -136,8 +136,8 @@ final class LineProtocolWriter {
         upserted.add(table.name());
       }
     }
-    if (!held.isEmpty()) {
-      tier.get().write(request, held, digest, access.user());
+    if (!heldTables.isEmpty()) {
+      tier.get().write(request, batches(heldTables), digest, access.user());
     }
     for (Prepared table : committed) {
       table.queue().commit(table.points(), digest, access.user());
@@ -218,6 +218,28 @@ final class LineProtocolWriter {
     return requestKey
         .map(key -> TableCommitQueue.digest(namespace, key.getBytes(StandardCharsets.UTF_8)))
         .orElseGet(() -> UUID.randomUUID().toString());
+  }
+
+  /**
+   * Each held table's points as an Arrow batch, built on the request's thread (so requests build
+   * theirs at once), with the insertion-time column the tier fills when it answers.
+   */
+  private Map<TableName, HotTier.Batch> batches(List<Prepared> tables) {
+    Map<TableName, HotTier.Batch> batches = new java.util.TreeMap<>();
+    try {
+      for (Prepared table : tables) {
+        batches.put(
+            table.name(),
+            new HotTier.Batch(
+                LineProtocolVectors.vectors(
+                    table.table(), table.points(), new long[table.points().size()], allocator),
+                table.table().ingestTimeColumn()));
+      }
+      return batches;
+    } catch (RuntimeException | OutOfMemoryError e) {
+      batches.values().forEach(batch -> batch.rows().close());
+      throw e;
+    }
   }
 
   private static boolean hasOrderedIndex(Table table) {

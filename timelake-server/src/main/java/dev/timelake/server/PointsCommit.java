@@ -17,38 +17,66 @@ final class PointsCommit {
   private PointsCommit() {}
 
   /**
-   * Appends {@code points} to table {@code name} of {@code lake}; {@code ingestMicros} gives each
-   * point's insertion time, or is null for the commit's. Returns the table as committed.
+   * Appends {@code points} to table {@code name} of {@code lake}, their insertion time the
+   * commit's. Returns the table as committed.
    */
   static Table commit(
       Lake lake,
       TableName name,
       List<LineProtocol.Point> points,
-      long[] ingestMicros,
       String batchId,
       Collection<String> users,
       BufferAllocator allocator,
       BackgroundMaintenance maintenance) {
     Table table = lake.table(name); // the newest schema: a later request may have widened it
-    try (VectorSchemaRoot root =
-        LineProtocolVectors.vectors(table, points, ingestMicros, allocator)) {
+    try (VectorSchemaRoot root = LineProtocolVectors.vectors(table, points, allocator)) {
+      return commit(table, List.of(root), batchId, users, allocator, maintenance);
+    }
+  }
+
+  /**
+   * Appends {@code batches} (the hot tier's, one per request, each with its rows' insertion time)
+   * to table {@code name} as one append; the batches are read, not consumed.
+   */
+  static Table commitBatches(
+      Lake lake,
+      TableName name,
+      List<VectorSchemaRoot> batches,
+      String batchId,
+      Collection<String> users,
+      BufferAllocator allocator,
+      BackgroundMaintenance maintenance) {
+    return commit(lake.table(name), batches, batchId, users, allocator, maintenance);
+  }
+
+  private static Table commit(
+      Table table,
+      List<VectorSchemaRoot> batches,
+      String batchId,
+      Collection<String> users,
+      BufferAllocator allocator,
+      BackgroundMaintenance maintenance) {
+    List<String> order = table.columns().stream().map(dev.timelake.Column::name).toList();
+    try (HeldBatchesReader reader = new HeldBatchesReader(batches, order, allocator)) {
       table
           .newAppend()
           .batchId(batchId)
-          .writtenBy(
-              String.join(
-                  ",",
-                  users.stream()
-                      .map(user -> user.isEmpty() ? "(token)" : user)
-                      .distinct()
-                      .sorted()
-                      .toList()))
-          .fromArrow(root)
+          .writtenBy(writers(users))
+          .fromArrow(reader)
           .withoutMaintenance()
           .commit();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // closing in-memory batches does not fail
     }
     // Maintenance runs after the answer, not before it: see BackgroundMaintenance.
     maintenance.maintainLater(table);
     return table;
+  }
+
+  /** The writers as the snapshot summary names them: "(token)" for a token without a user. */
+  private static String writers(Collection<String> users) {
+    return String.join(
+        ",",
+        users.stream().map(user -> user.isEmpty() ? "(token)" : user).distinct().sorted().toList());
   }
 }

@@ -241,7 +241,6 @@ final class TableCommitQueue {
         lake,
         name,
         points,
-        null,
         "line-protocol:" + batchId(group),
         group.stream().map(request -> request.user).toList(),
         allocator,
