@@ -11,6 +11,17 @@ import org.junit.jupiter.api.io.TempDir;
 class ServeCommandTest {
   @TempDir Path directory;
 
+  /** {@code timelake serve --pg-port 0 ARGS} with TIMELAKE_PASSWORD set, on a new warehouse. */
+  private Run serveWithPassword(String... args) {
+    java.util.List<String> all =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "--warehouse", directory.resolve("w").toString(), "serve", "--pg-port", "0"));
+    all.addAll(java.util.List.of(args));
+    return CliRunner.runWithoutWarehouse(
+        "", java.util.Map.of("TIMELAKE_PASSWORD", "pw"), all.toArray(String[]::new));
+  }
+
   @Test
   void refusesToStartWithoutAPassword() {
     Run run = new CliRunner(directory.resolve("w")).run("serve", "--pg-port", "0");
@@ -22,30 +33,10 @@ class ServeCommandTest {
 
   @Test
   void refusesBadHotTierSettingsNamingThem() {
-    Run mode =
-        CliRunner.runWithoutWarehouse(
-            "",
-            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
-            "--warehouse",
-            directory.resolve("w").toString(),
-            "serve",
-            "--pg-port",
-            "0",
-            "--hot-tier",
-            "maybe");
+    Run mode = serveWithPassword("--hot-tier", "maybe");
     assertThat(mode.status()).isNotZero();
     assertThat(mode.err()).contains("--hot-tier is 'on' or 'off', not 'maybe'");
-    Run rows =
-        CliRunner.runWithoutWarehouse(
-            "",
-            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
-            "--warehouse",
-            directory.resolve("w").toString(),
-            "serve",
-            "--pg-port",
-            "0",
-            "--hot-tier-max-rows",
-            "0");
+    Run rows = serveWithPassword("--hot-tier-max-rows", "0");
     assertThat(rows.status()).isNotZero();
     assertThat(rows.err()).contains("hot-tier-max-rows must be at least 1, not 0");
   }
@@ -118,17 +109,7 @@ class ServeCommandTest {
   void refusesHalfATlsConfiguration() throws Exception {
     Path certificate = directory.resolve("server.crt");
     java.nio.file.Files.writeString(certificate, "");
-    Run run =
-        CliRunner.runWithoutWarehouse(
-            "",
-            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
-            "--warehouse",
-            directory.resolve("w").toString(),
-            "serve",
-            "--pg-port",
-            "0",
-            "--tls-cert",
-            certificate.toString());
+    Run run = serveWithPassword("--tls-cert", certificate.toString());
     assertThat(run.status()).isNotZero();
     assertThat(run.err())
         .contains("TLS needs both --tls-cert and --tls-key (--tls-key is missing)");
@@ -136,34 +117,14 @@ class ServeCommandTest {
 
   @Test
   void refusesToRequireTlsWithThePlainHttpRestCatalog() {
-    Run run =
-        CliRunner.runWithoutWarehouse(
-            "",
-            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
-            "--warehouse",
-            directory.resolve("w").toString(),
-            "serve",
-            "--pg-port",
-            "0",
-            "--rest-port",
-            "0",
-            "--require-tls");
+    Run run = serveWithPassword("--rest-port", "0", "--require-tls");
     assertThat(run.status()).isNotZero();
     assertThat(run.err()).contains("--require-tls").contains("plain HTTP only");
   }
 
   @Test
   void refusesToRequireTlsWithoutACertificate() {
-    Run run =
-        CliRunner.runWithoutWarehouse(
-            "",
-            java.util.Map.of("TIMELAKE_PASSWORD", "pw"),
-            "--warehouse",
-            directory.resolve("w").toString(),
-            "serve",
-            "--pg-port",
-            "0",
-            "--require-tls");
+    Run run = serveWithPassword("--require-tls");
     assertThat(run.status()).isNotZero();
     assertThat(run.err()).contains("--require-tls needs --tls-cert and --tls-key");
   }

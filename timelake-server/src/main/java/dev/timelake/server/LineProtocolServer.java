@@ -367,69 +367,57 @@ public final class LineProtocolServer implements AutoCloseable {
       }
       case "/health" ->
           new LineProtocolAnswer(200, "{\"status\":\"pass\",\"name\":\"timelake\"}").send(exchange);
-      case "/api/v2/write", "/write" -> {
-        if (!method.equals("POST")) {
-          LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
-              .send(exchange);
-        } else {
-          Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
-          if (access.isPresent()) {
-            write(
-                exchange,
-                query,
-                path.equals("/write") ? "db" : "bucket",
-                LineProtocolRequest.Format.LINE_PROTOCOL,
-                deadline,
-                access.get());
-          }
-        }
-      }
-      case "/v1/metrics" -> {
+      case "/api/v2/write", "/write", "/api/v1/write", "/v1/metrics" -> {
         if (!method.equals("POST")) {
           LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
               .send(exchange);
           return;
         }
+        Optional<LineProtocolRequest.Format> format = format(path, exchange);
+        if (format.isEmpty()) {
+          return; // refused as an unsupported media type
+        }
+        Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
+        if (access.isPresent()) {
+          String namespace = path.equals("/api/v2/write") ? "bucket" : "db";
+          write(exchange, query, namespace, format.get(), deadline, access.get());
+        }
+      }
+      default -> LineProtocolAnswer.error(404, "not found", "No endpoint " + path).send(exchange);
+    }
+  }
+
+  /**
+   * What a write path's body is written in; for OTLP metrics from its Content-Type (protobuf when
+   * none), empty (and 415 answered) for another type.
+   */
+  private static Optional<LineProtocolRequest.Format> format(String path, HttpExchange exchange)
+      throws IOException {
+    switch (path) {
+      case "/api/v1/write" -> {
+        return Optional.of(LineProtocolRequest.Format.PROMETHEUS_REMOTE_WRITE);
+      }
+      case "/v1/metrics" -> {
         String type =
             Optional.ofNullable(exchange.getRequestHeaders().getFirst("Content-Type"))
                 .orElse("application/x-protobuf")
                 .toLowerCase(java.util.Locale.ROOT);
-        LineProtocolRequest.Format format;
         if (type.startsWith("application/x-protobuf")) {
-          format = LineProtocolRequest.Format.OTLP_PROTOBUF;
-        } else if (type.startsWith("application/json")) {
-          format = LineProtocolRequest.Format.OTLP_JSON;
-        } else {
-          LineProtocolAnswer.error(
-                  415,
-                  "unsupported media type",
-                  "OTLP metrics are application/x-protobuf or application/json, not " + type)
-              .send(exchange);
-          return;
+          return Optional.of(LineProtocolRequest.Format.OTLP_PROTOBUF);
         }
-        Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
-        if (access.isPresent()) {
-          write(exchange, query, "db", format, deadline, access.get());
+        if (type.startsWith("application/json")) {
+          return Optional.of(LineProtocolRequest.Format.OTLP_JSON);
         }
+        LineProtocolAnswer.error(
+                415,
+                "unsupported media type",
+                "OTLP metrics are application/x-protobuf or application/json, not " + type)
+            .send(exchange);
+        return Optional.empty();
       }
-      case "/api/v1/write" -> {
-        if (!method.equals("POST")) {
-          LineProtocolAnswer.error(405, "method not allowed", method + " " + path + "; use POST")
-              .send(exchange);
-        } else {
-          Optional<dev.timelake.ClientAccess> access = admitted(exchange, query);
-          if (access.isPresent()) {
-            write(
-                exchange,
-                query,
-                "db",
-                LineProtocolRequest.Format.PROMETHEUS_REMOTE_WRITE,
-                deadline,
-                access.get());
-          }
-        }
+      default -> {
+        return Optional.of(LineProtocolRequest.Format.LINE_PROTOCOL);
       }
-      default -> LineProtocolAnswer.error(404, "not found", "No endpoint " + path).send(exchange);
     }
   }
 
