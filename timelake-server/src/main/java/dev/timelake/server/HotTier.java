@@ -87,6 +87,13 @@ final class HotTier implements AutoCloseable {
     long oldestNanos;
     int failures;
     long retryAtNanos;
+
+    /**
+     * How many records the failed flush took: the retry takes exactly these, under the same batch
+     * id, so a flush whose commit landed unseen is not committed again with more records.
+     */
+    int retryRecords;
+
     String lastFailure;
   }
 
@@ -462,7 +469,9 @@ final class HotTier implements AutoCloseable {
         List<HeldWrite> records = new ArrayList<>();
         long rows = 0;
         for (HeldWrite record : table.records) {
-          if (!records.isEmpty() && rows + record.rows() > settings.maxRows()) {
+          if (table.retryRecords > 0
+              ? records.size() == table.retryRecords
+              : !records.isEmpty() && rows + record.rows() > settings.maxRows()) {
             break;
           }
           records.add(record);
@@ -503,6 +512,7 @@ final class HotTier implements AutoCloseable {
         synchronized (this) {
           Held table = held.get(due.name());
           table.failures++;
+          table.retryRecords = due.records().size();
           long pause = Math.min(MAX_BACKOFF.toMillis(), 250L << Math.min(table.failures - 1, 7));
           table.retryAtNanos = System.nanoTime() + pause * 1_000_000;
           table.lastFailure = e.getMessage();
@@ -528,6 +538,7 @@ final class HotTier implements AutoCloseable {
         record.batch().close();
       }
       table.failures = 0;
+      table.retryRecords = 0;
       table.retryAtNanos = 0;
       table.lastFailure = null;
       table.oldestNanos = System.nanoTime();

@@ -243,10 +243,16 @@ class HotTierTest extends WithLineProtocolServer {
         .isInstanceOf(dev.timelake.CommitFailedException.class)
         .hasMessageContaining("could not commit its acknowledged writes")
         .hasMessageContaining("committing iot.readings fails");
+    // Held after the failure: the retry takes exactly the failed flush's records, under its batch
+    // id, so a commit that landed unseen could not be made again with more rows.
+    write(tiered, "", "readings,tag=c value=3 1767225600\n");
     Files.delete(data);
     tierOf(lake).flush(Duration.ofSeconds(60));
-    assertThat(count("iot.readings")).isEqualTo(2);
-    assertThat(snapshots("iot.readings")).isEqualTo(1);
+    assertThat(count("iot.readings")).isEqualTo(3);
+    assertThat(lake.table("iot.readings").snapshots())
+        .extracting(snapshot -> snapshot.summary().get("timelake.batch-id"))
+        .anySatisfy(id -> assertThat(id).endsWith(":1-1"))
+        .anySatisfy(id -> assertThat(id).endsWith(":2-2"));
   }
 
   @Test
