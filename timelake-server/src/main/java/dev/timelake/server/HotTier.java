@@ -66,9 +66,10 @@ final class HotTier implements AutoCloseable {
 
   /**
    * One request's rows for one table, held as an Arrow batch (off the heap, so holding a million
-   * rows costs the collector nothing): the record they are in, when and by whom.
+   * rows costs the collector nothing; their insertion time is in it): the record they are in and
+   * who wrote them.
    */
-  private record HeldWrite(long sequence, long ingestMicros, String user, VectorSchemaRoot batch) {
+  private record HeldWrite(long sequence, String user, VectorSchemaRoot batch) {
     int rows() {
       return batch.getRowCount();
     }
@@ -196,14 +197,15 @@ final class HotTier implements AutoCloseable {
   void write(
       LineProtocolRequest request, Map<TableName, Batch> tables, String digest, String user) {
     long position = -1;
-    boolean taken = false;
     try {
       position = hold(request, tables, digest, user);
-      taken = position >= 0;
     } finally {
-      if (!taken) {
+      if (position < 0) { // refused, or a resend: the batches are not held
         tables.values().forEach(batch -> batch.rows().close());
       }
+    }
+    if (position < 0) {
+      return;
     }
     try {
       log.force(position);
@@ -247,7 +249,7 @@ final class HotTier implements AutoCloseable {
     tables.forEach(
         (name, batch) -> {
           batch.ingestColumn().ifPresent(column -> setAll(batch.rows(), column, ingest));
-          hold(name, new HeldWrite(record.sequence(), ingest, user, batch.rows()));
+          hold(name, new HeldWrite(record.sequence(), user, batch.rows()));
         });
     return position;
   }
@@ -655,7 +657,6 @@ final class HotTier implements AutoCloseable {
     java.util.Arrays.fill(ingest, record.ingestMicros());
     return new HeldWrite(
         record.sequence(),
-        record.ingestMicros(),
         record.user(),
         LineProtocolVectors.vectors(table, points, ingest, allocator));
   }
