@@ -117,6 +117,18 @@ public final class Session implements AutoCloseable {
     return session.settings().values();
   }
 
+  /**
+   * Sends this session's INSERTs of constant rows outside a transaction to {@code tier}, which
+   * answers them once durable and commits them later, and has it commit what it holds before any
+   * other statement of the session runs. What a server does with its hot tier; an INSERT the tier
+   * cannot take (a query, a table with an index granularity, a value converted only by DuckDB) is
+   * committed as usual.
+   */
+  public Session holdWritesIn(HeldWrites tier) {
+    session.holdWritesIn(requireNonNull(tier, "tier is null"));
+    return this;
+  }
+
   /** Uses {@code clock} for the insertion time of INSERT statements. */
   public Session clock(Clock clock) {
     session.clock(clock);

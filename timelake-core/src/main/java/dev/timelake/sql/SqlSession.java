@@ -89,6 +89,10 @@ public final class SqlSession implements AutoCloseable {
   private final FallbackViews fallback;
   private final RollupStatements rollups;
   private Clock clock = Clock.systemUTC();
+
+  /** Where INSERTs of constants outside a transaction go, when the session has a tier. */
+  private Optional<dev.timelake.HeldWrites> heldWrites = Optional.empty();
+
   private long newestFirstRuns;
 
   /** A session of the local user, with the full power of DuckDB. */
@@ -123,6 +127,16 @@ public final class SqlSession implements AutoCloseable {
   /** The session's settings. */
   public SessionSettings settings() {
     return settings;
+  }
+
+  /** Sends INSERTs of constants outside a transaction to {@code tier} (see {@link #insert}). */
+  public void holdWritesIn(dev.timelake.HeldWrites tier) {
+    this.heldWrites = Optional.of(tier);
+  }
+
+  /** Has the session's tier commit what it holds, so that the statement about to run reads it. */
+  private void commitHeld() {
+    heldWrites.ifPresent(dev.timelake.HeldWrites::commitHeld);
   }
 
   /** Uses {@code clock} for the insertion time of INSERT statements. */
@@ -454,6 +468,9 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome run(ClassifiedStatement classified) {
     String text = classified.text();
     PostgresCatalog.refuseInternalNames(text);
+    if (!(classified instanceof ClassifiedStatement.Sql)) {
+      commitHeld(); // an INSERT may be held instead: decided once it is parsed
+    }
     if (classified instanceof ClassifiedStatement.Transaction control) {
       // A prepared BEGIN or COMMIT, run by EXECUTE: the session's, never DuckDB's.
       return transactionControl(control.control());
@@ -490,15 +507,31 @@ public final class SqlSession implements AutoCloseable {
       // JSqlParser reads DuckDB's // (integer division) as the start of a line comment. An INSERT,
       // DELETE or UPDATE of a lake table is parsed with it spelled DIV (printed with // again);
       // anything else runs as written against the per-table views.
+      commitHeld();
       Optional<StatementOutcome> inserted = insertWithIntegerDivision(text);
       return inserted.isPresent() ? inserted.get() : runWithFallbackViews(text);
+    }
+    if (heldWrites.isPresent() && !transaction.isOpen()) {
+      // A driver's one-row INSERT: read from its tokens, as JSqlParser's parse costs more.
+      Optional<ConstantInsert> constant = ConstantInsert.read(text);
+      if (constant.isPresent() && !isClientTable(constant.get().table())) {
+        return insert(
+            constant.get().table(),
+            constant.get().columns(),
+            constant.get().values(),
+            StatementKind.INSERT);
+      }
     }
     Statement statement;
     try {
       statement = StatementParser.parse(text);
     } catch (JSQLParserException | RuntimeException e) {
       refuseUnreadableCreateTable(text, e);
+      commitHeld();
       return runWithFallbackViews(text);
+    }
+    if (!(statement instanceof Insert)) {
+      commitHeld();
     }
     return run(statement, text);
   }
@@ -776,6 +809,13 @@ public final class SqlSession implements AutoCloseable {
         Role.WRITE,
         table.name(),
         (kind == StatementKind.UPSERT ? "INSERT OR REPLACE INTO " : "INSERT INTO ") + table.name());
+    if (kind == StatementKind.INSERT && !transaction.isOpen()) {
+      Optional<StatementOutcome> held = held(table, columns, select);
+      if (held.isPresent()) {
+        return held.get();
+      }
+    }
+    commitHeld(); // the rows may read the lake, and are committed after what is held
     expandViews(select);
     PlannedStatement planned = plan(select);
     String source = planned.sql();
@@ -815,6 +855,48 @@ public final class SqlSession implements AutoCloseable {
             result,
             planned.explanation());
     return maintainAfter(outcome, table.name(), touched, now);
+  }
+
+  /**
+   * An INSERT handed to the session's tier: constant rows outside a transaction, converted in Java
+   * with certainty (see {@link ConstantRows}), into a time-series table without an index
+   * granularity. Empty when there is no tier or it cannot take them: the INSERT commits as usual.
+   */
+  private Optional<StatementOutcome> held(
+      LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, Select select) {
+    if (heldWrites.isEmpty()
+        || !(select instanceof net.sf.jsqlparser.statement.select.Values values)
+        || !table.contract().isTimeSeries()) {
+      return Optional.empty();
+    }
+    java.time.ZoneId zone;
+    try {
+      zone = java.time.ZoneId.of(client.timeZone());
+    } catch (java.time.DateTimeException e) {
+      return Optional.empty(); // a zone only DuckDB knows
+    }
+    List<String> names =
+        columns == null
+            ? List.of()
+            : columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
+    dev.timelake.HeldWrites tier = heldWrites.get();
+    Optional<org.apache.arrow.vector.VectorSchemaRoot> rows =
+        ConstantRows.of(table.contract(), names, values, zone, tier.allocator());
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    long count = rows.get().getRowCount();
+    tier.hold(
+        table.name(),
+        rows.get(),
+        table.contract().ingestTimeColumn(),
+        access.map(dev.timelake.ClientAccess::user).orElse(""));
+    return Optional.of(
+        StatementOutcome.wrote(
+            StatementKind.INSERT,
+            "Inserted " + rows(count) + " into " + table.name() + " (held in the hot tier)",
+            count,
+            List.of()));
   }
 
   /**

@@ -372,12 +372,7 @@ final class Console implements AutoCloseable {
     long started = System.nanoTime();
     Map<String, Object> answer;
     try {
-      answer =
-          login.query(
-              session -> {
-                HotTier.beforeStatement(lake); // read what this server acknowledged
-                return answer(login, timeout.run(session, statement), started);
-              });
+      answer = login.query(session -> answer(login, timeout.run(session, statement), started));
     } catch (AccessDeniedException e) {
       error(exchange, 403, forClient(e.getMessage()));
       return;

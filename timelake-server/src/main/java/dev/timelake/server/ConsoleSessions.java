@@ -147,9 +147,16 @@ final class ConsoleSessions implements AutoCloseable {
     sweep();
     ClientAccess access = credentials.accessOf(user);
     Login login =
-        new Login(token(), token(), access, secret(user), lake.newSession(access), clock.instant());
+        new Login(token(), token(), access, secret(user), session(access), clock.instant());
     logins.put(login.token, login);
     return login;
+  }
+
+  /** A login's session: its INSERTs go to the server's hot tier, which its reads commit first. */
+  private dev.timelake.Session session(ClientAccess access) {
+    dev.timelake.Session session = lake.newSession(access);
+    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites()));
+    return session;
   }
 
   /**

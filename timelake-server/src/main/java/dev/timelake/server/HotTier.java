@@ -174,19 +174,6 @@ final class HotTier implements AutoCloseable {
   }
 
   /**
-   * Commits {@code lake}'s hot tier before a statement reads it, so a server's clients read what it
-   * acknowledged; nothing when the lake has no tier or it holds nothing.
-   *
-   * @throws TimelakeException when the tier cannot be committed within the wait
-   */
-  static void beforeStatement(Lake lake) {
-    HotTier tier = TIERS.get(lake);
-    if (tier != null) {
-      tier.flush(Duration.ofSeconds(30));
-    }
-  }
-
-  /**
    * Holds {@code tables}' rows of {@code request} (each table's batch, checked against it), written
    * by {@code user}; returns once the request is on disk. A request whose digest the tier holds or
    * held lately is not written again. The batches are the tier's from then on.
@@ -650,6 +637,17 @@ final class HotTier implements AutoCloseable {
   /** A logged request's rows for {@code table}, read again from the request as received. */
   private static HeldWrite heldAgain(Table table, HotTierRecord record, BufferAllocator allocator) {
     LineProtocolRequest request = record.request();
+    if (request.format() == LineProtocolRequest.Format.ARROW_IPC) {
+      VectorSchemaRoot read;
+      try {
+        read = HeldRowsIpc.read(request.body(), allocator);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(
+            "Hot tier: record " + record.sequence() + " of the log holds no readable rows", e);
+      }
+      table.ingestTimeColumn().ifPresent(column -> setAll(read, column, record.ingestMicros()));
+      return new HeldWrite(record.sequence(), record.user(), read);
+    }
     List<LineProtocol.Point> points =
         LineProtocolPlanner.byTable(request.namespace(), request.points())
             .getOrDefault(table.name(), List.of());
@@ -742,6 +740,52 @@ final class HotTier implements AutoCloseable {
       table.records.forEach(write -> write.batch().close());
       table.records.clear();
     }
+  }
+
+  /**
+   * This tier as the place a server session's INSERTs of constant rows go (see {@link
+   * dev.timelake.Session#holdWritesIn}): each is one record of the log, its rows as an Arrow batch,
+   * answered once forced to disk.
+   */
+  dev.timelake.HeldWrites heldWrites() {
+    return new dev.timelake.HeldWrites() {
+      @Override
+      public BufferAllocator allocator() {
+        return allocator;
+      }
+
+      @Override
+      public void hold(
+          TableName table, VectorSchemaRoot rows, Optional<String> ingestColumn, String user) {
+        LineProtocolRequest request;
+        try {
+          request =
+              new LineProtocolRequest(
+                  table.namespace(),
+                  LineProtocolRequest.Format.ARROW_IPC,
+                  LineProtocol.Precision.MICROSECONDS,
+                  micros(clock.instant()),
+                  HeldRowsIpc.bytes(rows));
+        } catch (RuntimeException e) {
+          rows.close();
+          throw e;
+        }
+        try {
+          write(
+              request,
+              Map.of(table, new Batch(rows, ingestColumn)),
+              java.util.UUID.randomUUID().toString(),
+              user);
+        } catch (LineProtocolWriter.Stopping e) {
+          throw new dev.timelake.CommitFailedException(e.getMessage(), e);
+        }
+      }
+
+      @Override
+      public void commitHeld() {
+        flush(Duration.ofSeconds(30));
+      }
+    };
   }
 
   /** The tier of {@code lake} in this process, if it has one. */

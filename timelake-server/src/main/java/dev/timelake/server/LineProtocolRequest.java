@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * A write request as received: its namespace, its format (line protocol in a precision, Prometheus
- * remote write, OpenTelemetry metrics), the time it arrived (the timestamp of lines without one)
- * and its body (decompressed from gzip; remote write as sent, snappy-compressed). Reading it again
- * gives the same points, which is what lets the hot tier's log keep the body instead of the points.
+ * remote write, OpenTelemetry metrics, or an INSERT's rows as an Arrow batch), the time it arrived
+ * (the timestamp of lines without one) and its body (decompressed from gzip; remote write as sent,
+ * snappy-compressed). Reading it again gives the same points, which is what lets the hot tier's log
+ * keep the body instead of the points.
  */
 record LineProtocolRequest(
     String namespace,
@@ -22,7 +23,9 @@ record LineProtocolRequest(
     LINE_PROTOCOL,
     PROMETHEUS_REMOTE_WRITE,
     OTLP_PROTOBUF,
-    OTLP_JSON;
+    OTLP_JSON,
+    /** Rows a PostgreSQL client's INSERT gave, in the table's types (see {@link HeldRowsIpc}). */
+    ARROW_IPC;
 
     /** Whether an OTLP client sent it: answered 200 with an empty export response. */
     boolean isOtlp() {
@@ -58,6 +61,8 @@ record LineProtocolRequest(
       case PROMETHEUS_REMOTE_WRITE -> PrometheusRemoteWrite.points(body, MAX_DECOMPRESSED_BYTES);
       case OTLP_PROTOBUF -> OtlpMetrics.fromProtobuf(body);
       case OTLP_JSON -> OtlpMetrics.fromJson(body);
+      case ARROW_IPC ->
+          throw new IllegalStateException("An INSERT's held rows are a batch, not points");
     };
   }
 }

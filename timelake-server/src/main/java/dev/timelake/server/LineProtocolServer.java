@@ -609,6 +609,7 @@ public final class LineProtocolServer implements AutoCloseable {
       case LINE_PROTOCOL -> "line protocol";
       case PROMETHEUS_REMOTE_WRITE -> "Prometheus remote write";
       case OTLP_PROTOBUF, OTLP_JSON -> "OpenTelemetry metrics";
+      case ARROW_IPC -> "PostgreSQL";
     };
   }
 

@@ -75,8 +75,7 @@ final class PgConnection implements Runnable {
   private QueryResult timed(String sql) {
     QueryResult result;
     try {
-      HotTier.beforeStatement(lake); // read what this server acknowledged
-      result = timeout.run(session, sql);
+      result = timeout.run(session, sql); // the session has the tier commit first, if it reads
     } catch (TimelakeException e) {
       if (writes(sql)) {
         IngestMonitor.of(lake).refused("PostgreSQL", forClient(e.getMessage()));
@@ -164,6 +163,7 @@ final class PgConnection implements Runnable {
   /** Opens the session of a client logged in as {@code user} and tells it the server's settings. */
   private void greet(String user, Map<String, String> startup) throws IOException {
     session = lake.newSession(credentials.accessOf(user));
+    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites()));
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
     parameter("server_encoding", "UTF8");

@@ -1,0 +1,34 @@
+package dev.timelake;
+
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * A write-ahead tier that a session's small writes go to instead of a commit each (a server's hot
+ * tier, see {@link Session#holdWritesIn}). An {@code INSERT … VALUES} of constants outside a
+ * transaction is checked and converted to the table's column types in Java, then handed to {@link
+ * #hold}, which answers once the rows are durable and commits them later; {@link #commitHeld} is
+ * called before any other statement of the session, so that it reads what was written.
+ */
+public interface HeldWrites {
+  /** Where the batches handed to {@link #hold} are allocated: the tier's memory. */
+  org.apache.arrow.memory.BufferAllocator allocator();
+
+  /**
+   * Holds {@code rows} for {@code table} (some of its columns, by name, and its insertion-time
+   * column when it has one, which the tier sets to the time it answers), written by {@code user}
+   * (empty for the local user); returns once they are durable. The batch is the tier's from then
+   * on, also when this throws.
+   *
+   * @throws TimelakeException when the rows could not be made durable: nothing was written
+   */
+  void hold(
+      TableName table, VectorSchemaRoot rows, Optional<String> insertionTimeColumn, String user);
+
+  /**
+   * Commits everything held before this call.
+   *
+   * @throws TimelakeException when that cannot be done in time: the statement must not run
+   */
+  void commitHeld();
+}

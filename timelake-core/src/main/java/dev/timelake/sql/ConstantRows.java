@@ -1,0 +1,467 @@
+package dev.timelake.sql;
+
+import dev.timelake.Column;
+import dev.timelake.ColumnType;
+import dev.timelake.table.TableContract;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.sf.jsqlparser.expression.BooleanValue;
+import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.statement.select.Values;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The rows of an {@code INSERT … VALUES} of constants as an Arrow batch in the table's column
+ * types, converted in Java — or nothing, whenever a value is not one whose conversion is certain to
+ * be DuckDB's (a string in a format not read here, a number that would be rounded, a local time in
+ * a clock change, a type not handled, a NULL in a required column). Nothing means "let the INSERT
+ * take its usual path", which stages the rows in DuckDB and gives its verdict and errors; so this
+ * never accepts what that path refuses, and never gives another value than it would. What a driver
+ * sends for one-row inserts (pgjdbc's bound parameters: strings, numbers, {@code CAST('…' AS
+ * DOUBLE)}) is read here, without a statement to the engine.
+ */
+final class ConstantRows {
+  private static final long MAX_EXACT_DOUBLE = 1L << 53;
+
+  /** A decimal numeral DuckDB reads as DECIMAL (no exponent), of few enough digits. */
+  private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]{1,15}(\\.[0-9]{0,15})?");
+
+  /** A number in a string: what DuckDB's cast reads as it is, with no spaces around it. */
+  private static final Pattern NUMBER_TEXT =
+      Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]{1,3})?");
+
+  private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]{1,19}");
+
+  /** A date, a time of day and an offset, as PostgreSQL clients write instants. */
+  private static final Pattern TIMESTAMP_TEXT =
+      Pattern.compile(
+          "([0-9]{4})-([0-9]{2})-([0-9]{2})"
+              + "(?:[ T]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\\.([0-9]{1,6}))?)?)?"
+              + "(Z|[+-][0-9]{2}(?::[0-9]{2})?)?");
+
+  private ConstantRows() {}
+
+  /**
+   * {@code values}' rows for {@code columns} of {@code table} (the INSERT's column list; empty for
+   * the table's columns in order, less its insertion time), as a batch holding those columns and
+   * the insertion-time column (left unset); instants without an offset are local times of {@code
+   * zone}. Empty when the rows are not certain to convert as DuckDB converts them.
+   */
+  static Optional<VectorSchemaRoot> of(
+      TableContract table,
+      List<String> columns,
+      Values values,
+      ZoneId zone,
+      BufferAllocator allocator) {
+    Optional<List<Column>> targets = targets(table, columns);
+    Optional<List<List<Object>>> rows = rows(values);
+    if (targets.isEmpty() || rows.isEmpty()) {
+      return Optional.empty();
+    }
+    List<List<Object>> converted = new ArrayList<>();
+    for (List<Object> row : rows.get()) {
+      if (row.size() != targets.get().size()) {
+        return Optional.empty();
+      }
+      List<Object> values2 = new ArrayList<>(row.size());
+      for (int i = 0; i < row.size(); i++) {
+        Column column = targets.get().get(i);
+        Optional<Object> value = convert(row.get(i), column.type(), zone);
+        if (value.isEmpty() || (value.get() == NULL && !column.isNullable())) {
+          return Optional.empty();
+        }
+        values2.add(value.get());
+      }
+      converted.add(values2);
+    }
+    for (Column column : table.columns()) {
+      boolean filled = targets.get().contains(column);
+      boolean ingest = table.ingestTimeColumn().map(column.name()::equals).orElse(false);
+      if (!filled && !ingest && !column.isNullable()) {
+        return Optional.empty(); // a required column the INSERT leaves NULL
+      }
+    }
+    return Optional.of(batch(table, targets.get(), converted, allocator));
+  }
+
+  /** A NULL, apart from "no certain value". */
+  private static final Object NULL = new Object();
+
+  /** The columns the values go into, when each is of a type converted here. */
+  private static Optional<List<Column>> targets(TableContract table, List<String> names) {
+    if (table.hasLogicalClock() || table.hasIndexGranularity()) {
+      return Optional.empty();
+    }
+    List<Column> columns = new ArrayList<>();
+    if (names.isEmpty()) {
+      for (Column column : table.columns()) {
+        if (!table.ingestTimeColumn().map(column.name()::equals).orElse(false)) {
+          columns.add(column);
+        }
+      }
+    } else {
+      for (String name : names) {
+        Optional<Column> column =
+            table.columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
+        boolean ingest = table.ingestTimeColumn().map(n -> n.equalsIgnoreCase(name)).orElse(false);
+        if (column.isEmpty() || ingest || columns.contains(column.get())) {
+          return Optional.empty();
+        }
+        columns.add(column.get());
+      }
+    }
+    for (Column column : columns) {
+      if (!converts(column.type()) || table.isUnsigned(column.name())) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(columns);
+  }
+
+  private static boolean converts(ColumnType type) {
+    return switch (type.kind()) {
+      case BOOLEAN, INTEGER, BIGINT, FLOAT, DOUBLE, VARCHAR, DATE, TIMESTAMP, TIMESTAMPTZ -> true;
+      default -> false;
+    };
+  }
+
+  /** The rows of a VALUES list, each a list of its expressions; empty for other shapes. */
+  private static Optional<List<List<Object>>> rows(Values values) {
+    ExpressionList<?> list = values.getExpressions();
+    if (list == null || list.isEmpty()) {
+      return Optional.empty();
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    boolean nested = list.stream().anyMatch(e -> e instanceof ExpressionList<?>);
+    if (!nested && list instanceof ParenthesedExpressionList<?>) {
+      rows.add(new ArrayList<>(list)); // VALUES (a, b): one row
+      return Optional.of(rows);
+    }
+    for (Object row : list) {
+      if (!(row instanceof ParenthesedExpressionList<?> values2)) {
+        return Optional.empty();
+      }
+      rows.add(new ArrayList<>(values2));
+    }
+    return Optional.of(rows);
+  }
+
+  /** One constant as a value of {@code type}: a Java value, {@link #NULL}, or empty. */
+  static Optional<Object> convert(Object expression, ColumnType type, ZoneId zone) {
+    if (expression instanceof NullValue) {
+      return Optional.of(NULL);
+    }
+    if (expression instanceof StringValue text) {
+      // A plain '…' string (not E'…' with escapes), its doubled quotes as written.
+      return text.getPrefix() == null
+          ? fromText(text.getValue().replace("''", "'"), type, zone)
+          : Optional.empty();
+    }
+    if (expression instanceof CastExpression cast) {
+      // CAST('…' AS DOUBLE) and '…'::TIMESTAMPTZ, where the cast's type is the column's.
+      boolean plainCast =
+          cast.isUseCastKeyword() ? "CAST".equalsIgnoreCase(cast.keyword) : cast.keyword == null;
+      if (!plainCast || cast.getColDataType() == null) {
+        return Optional.empty();
+      }
+      String castType = cast.getColDataType().getDataType().toUpperCase(Locale.ROOT);
+      if (!sameType(castType, type)) {
+        return Optional.empty();
+      }
+      Expression inner = cast.getLeftExpression();
+      return inner instanceof NullValue || inner instanceof StringValue
+          ? convert(inner, type, zone)
+          : Optional.empty();
+    }
+    if (expression instanceof DateTimeLiteralExpression typed) {
+      String literal = typed.getValue();
+      if (typed.getType() == null
+          || !sameType(typed.getType().name(), type)
+          || literal.length() < 2
+          || !literal.startsWith("'")
+          || !literal.endsWith("'")
+          || literal.substring(1, literal.length() - 1).contains("'")) {
+        return Optional.empty();
+      }
+      return fromText(literal.substring(1, literal.length() - 1), type, zone);
+    }
+    if (expression instanceof BooleanValue bool) {
+      return type.kind() == ColumnType.Kind.BOOLEAN
+          ? Optional.of(bool.getValue())
+          : Optional.empty();
+    }
+    if (expression instanceof SignedExpression signed) {
+      Expression inner = signed.getExpression();
+      if (!(inner instanceof LongValue || inner instanceof DoubleValue)) {
+        return Optional.empty();
+      }
+      String sign = signed.getSign() == '-' ? "-" : "";
+      return signed.getSign() == '-' || signed.getSign() == '+'
+          ? fromNumeral(sign + numeral(inner), type)
+          : Optional.empty();
+    }
+    if (expression instanceof LongValue || expression instanceof DoubleValue) {
+      return fromNumeral(numeral((Expression) expression), type);
+    }
+    return Optional.empty();
+  }
+
+  private static String numeral(Expression number) {
+    return number instanceof LongValue whole
+        ? whole.getStringValue()
+        : ((DoubleValue) number).toString();
+  }
+
+  /** Whether a cast's type names the column's type (its spelling as DuckDB writes types). */
+  private static boolean sameType(String castType, ColumnType type) {
+    String name =
+        switch (castType) {
+          case "FLOAT8", "DOUBLE PRECISION" -> "DOUBLE";
+          case "FLOAT4", "REAL" -> "FLOAT";
+          case "INT", "INT4", "INTEGER" -> "INTEGER";
+          case "INT8", "LONG" -> "BIGINT";
+          case "TEXT", "STRING" -> "VARCHAR";
+          case "BOOL" -> "BOOLEAN";
+          case "TIMESTAMP WITH TIME ZONE" -> "TIMESTAMPTZ";
+          default -> castType;
+        };
+    return name.equals(type.kind().name());
+  }
+
+  /** A number written in the statement (DuckDB: an integer, or a DECIMAL for a fraction). */
+  private static Optional<Object> fromNumeral(String numeral, ColumnType type) {
+    boolean negative = numeral.startsWith("-");
+    String digits = negative ? numeral.substring(1) : numeral;
+    if (digits.indexOf('.') < 0 && digits.indexOf('e') < 0 && digits.indexOf('E') < 0) {
+      return integer(new BigInteger(numeral), type);
+    }
+    // A fraction: exact only into DOUBLE/FLOAT, where few digits read as Java reads them.
+    if (!PLAIN_DECIMAL.matcher(digits).matches()) {
+      return Optional.empty();
+    }
+    // A DECIMAL has no negative zero: -0.0 written in a statement is 0.
+    return fraction(Double.parseDouble(numeral) + 0.0, type);
+  }
+
+  private static Optional<Object> integer(BigInteger value, ColumnType type) {
+    return switch (type.kind()) {
+      case BIGINT -> value.bitLength() < 64 ? Optional.of(value.longValue()) : Optional.empty();
+      case INTEGER -> value.bitLength() < 32 ? Optional.of(value.intValue()) : Optional.empty();
+      case DOUBLE ->
+          value.abs().compareTo(BigInteger.valueOf(MAX_EXACT_DOUBLE)) <= 0
+              ? Optional.of(value.doubleValue())
+              : Optional.empty();
+      case FLOAT ->
+          value.abs().compareTo(BigInteger.valueOf(1L << 24)) <= 0
+              ? Optional.of(value.floatValue())
+              : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
+  private static Optional<Object> fraction(double value, ColumnType type) {
+    return switch (type.kind()) {
+      case DOUBLE -> Optional.of(value);
+      case FLOAT -> (double) (float) value == value ? Optional.of((float) value) : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
+  /** A string constant as the column's type, as DuckDB's cast from VARCHAR reads it. */
+  private static Optional<Object> fromText(String text, ColumnType type, ZoneId zone) {
+    return switch (type.kind()) {
+      case VARCHAR -> Optional.of(text);
+      case BIGINT, INTEGER ->
+          INTEGER_TEXT.matcher(text).matches()
+              ? integer(new BigInteger(text), type)
+              : Optional.empty();
+      case DOUBLE, FLOAT ->
+          NUMBER_TEXT.matcher(text).matches()
+              ? fraction(Double.parseDouble(text), type)
+              : Optional.empty();
+      case DATE -> date(text).map(Object.class::cast);
+      case TIMESTAMP -> instant(text, Optional.empty()).map(Object.class::cast);
+      case TIMESTAMPTZ -> instant(text, Optional.of(zone)).map(Object.class::cast);
+      default -> Optional.empty();
+    };
+  }
+
+  private static Optional<LocalDate> date(String text) {
+    Matcher match = TIMESTAMP_TEXT.matcher(text);
+    if (!match.matches() || match.group(4) != null || match.group(8) != null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          LocalDate.of(
+              Integer.parseInt(match.group(1)),
+              Integer.parseInt(match.group(2)),
+              Integer.parseInt(match.group(3))));
+    } catch (DateTimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Microseconds since 1970-01-01: of an instant ({@code zone} present: a local time without an
+   * offset is one of that zone, unless a clock change makes it none or two), or of a local
+   * timestamp read as UTC (zone empty; no offset allowed).
+   */
+  private static Optional<Long> instant(String text, Optional<ZoneId> zone) {
+    Matcher match = TIMESTAMP_TEXT.matcher(text);
+    if (!match.matches()) {
+      return Optional.empty();
+    }
+    LocalDateTime local;
+    try {
+      String fraction = match.group(7) == null ? "" : match.group(7);
+      local =
+          LocalDateTime.of(
+              LocalDate.of(
+                  Integer.parseInt(match.group(1)),
+                  Integer.parseInt(match.group(2)),
+                  Integer.parseInt(match.group(3))),
+              match.group(4) == null
+                  ? LocalTime.MIDNIGHT
+                  : LocalTime.of(
+                      Integer.parseInt(match.group(4)),
+                      Integer.parseInt(match.group(5)),
+                      match.group(6) == null ? 0 : Integer.parseInt(match.group(6)),
+                      fraction.isEmpty()
+                          ? 0
+                          : Integer.parseInt((fraction + "000000").substring(0, 6)) * 1000));
+    } catch (DateTimeException e) {
+      return Optional.empty();
+    }
+    String offsetText = match.group(8);
+    ZoneOffset offset;
+    if (zone.isEmpty()) {
+      if (offsetText != null) {
+        return Optional.empty();
+      }
+      offset = ZoneOffset.UTC;
+    } else if (offsetText != null) {
+      offset = ZoneOffset.of(offsetText.equals("Z") ? "Z" : offsetText);
+    } else {
+      List<ZoneOffset> offsets = zone.get().getRules().getValidOffsets(local);
+      if (offsets.size() != 1) {
+        return Optional.empty(); // skipped or repeated by a clock change: DuckDB's own rule
+      }
+      offset = offsets.get(0);
+    }
+    return Optional.of(
+        ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), local)
+            - offset.getTotalSeconds() * 1_000_000L);
+  }
+
+  /** The batch: the given columns with their values, and the insertion-time column unset. */
+  private static VectorSchemaRoot batch(
+      TableContract table,
+      List<Column> columns,
+      List<List<Object>> rows,
+      BufferAllocator allocator) {
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (int c = 0; c < columns.size(); c++) {
+        FieldVector vector = vector(columns.get(c), allocator);
+        vectors.add(vector);
+        vector.setInitialCapacity(rows.size());
+        vector.allocateNew();
+        for (int r = 0; r < rows.size(); r++) {
+          set(vector, r, rows.get(r).get(c));
+        }
+        vector.setValueCount(rows.size());
+      }
+      if (table.ingestTimeColumn().isPresent()) {
+        TimeStampMicroTZVector ingest =
+            new TimeStampMicroTZVector(table.ingestTimeColumn().get(), allocator, "UTC");
+        vectors.add(ingest);
+        ingest.allocateNew(rows.size());
+        ingest.setValueCount(rows.size());
+      }
+    } catch (RuntimeException | OutOfMemoryError e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+    root.setRowCount(rows.size());
+    return root;
+  }
+
+  private static FieldVector vector(Column column, BufferAllocator allocator) {
+    String name = column.name();
+    return switch (column.type().kind()) {
+      case BOOLEAN -> new BitVector(name, allocator);
+      case INTEGER -> new IntVector(name, allocator);
+      case BIGINT -> new BigIntVector(name, allocator);
+      case FLOAT -> new Float4Vector(name, allocator);
+      case DOUBLE -> new Float8Vector(name, allocator);
+      case VARCHAR -> new VarCharVector(name, allocator);
+      case DATE -> new DateDayVector(name, allocator);
+      case TIMESTAMP -> new TimeStampMicroVector(name, allocator);
+      case TIMESTAMPTZ -> new TimeStampMicroTZVector(name, allocator, "UTC");
+      default -> throw new IllegalStateException("not converted: " + column.type().sql());
+    };
+  }
+
+  private static void set(FieldVector vector, int row, Object value) {
+    if (value == NULL) {
+      vector.setNull(row);
+      return;
+    }
+    if (vector instanceof BitVector bits) {
+      bits.set(row, (Boolean) value ? 1 : 0);
+    } else if (vector instanceof IntVector ints) {
+      ints.set(row, (Integer) value);
+    } else if (vector instanceof BigIntVector longs) {
+      longs.set(row, (Long) value);
+    } else if (vector instanceof Float4Vector floats) {
+      floats.set(row, (Float) value);
+    } else if (vector instanceof Float8Vector doubles) {
+      doubles.set(row, (Double) value);
+    } else if (vector instanceof VarCharVector texts) {
+      texts.setSafe(row, ((String) value).getBytes(StandardCharsets.UTF_8));
+    } else if (vector instanceof DateDayVector days) {
+      days.set(row, (int) ((LocalDate) value).toEpochDay());
+    } else if (vector instanceof TimeStampMicroTZVector instants) {
+      instants.set(row, (Long) value);
+    } else if (vector instanceof TimeStampMicroVector stamps) {
+      stamps.set(row, (Long) value);
+    } else {
+      throw new IllegalStateException("not converted: " + vector.getField());
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL clients' INSERTs on the hot tier: a one-row insert of constants (pgjdbc's bound
+ * parameters) is answered once in the tier's log and committed later; the connection's next read
+ * sees it; inside a transaction, or when the tier cannot convert a value, the INSERT commits as
+ * before; after a crash every answered insert is committed once, and the newest write of a key
+ * wins.
+ */
+class HotTierInsertsTest extends WithLineProtocolServer {
+  private static final HotTierSettings HELD =
+      new HotTierSettings(1_000_000, Duration.ofHours(1), 64L << 20);
+
+  private LineProtocolServer tiered;
+  private PgServer pg;
+  private Connection connection;
+
+  @BeforeEach
+  void startTier() throws Exception {
+    sql(
+        "CREATE TABLE iot.readings (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag')");
+    start();
+  }
+
+  private void start() throws IOException, SQLException {
+    tiered =
+        LineProtocolServer.start(
+            lake,
+            new InetSocketAddress("127.0.0.1", 0),
+            new Credentials("tl", PASSWORD),
+            Optional.empty(),
+            Optional.of(HELD));
+    pg =
+        PgServer.start(
+            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
+    connection =
+        DriverManager.getConnection(
+            "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (connection != null) {
+      connection.close();
+      pg.close();
+      tiered.close();
+    }
+  }
+
+  private void insert(int count, double value) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO iot.readings VALUES (?, ?, ?)")) {
+      for (int i = 0; i < count; i++) {
+        insert.setString(1, "pump-" + (i % 3));
+        insert.setTimestamp(2, new Timestamp(1_767_225_600_000L + i * 1000L));
+        insert.setDouble(3, value);
+        assertThat(insert.executeUpdate()).isEqualTo(1);
+      }
+    }
+  }
+
+  private long committed() {
+    return ((Number) rows("SELECT count(*) FROM iot.readings").get(0).get(0)).longValue();
+  }
+
+  private List<Object> read(String sql) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      return List.of(result.getObject(1));
+    }
+  }
+
+  @Test
+  void aOneRowInsertIsAnsweredOnceHeldAndTheConnectionReadsIt() throws Exception {
+    insert(20, 1.5);
+    assertThat(committed()).isZero(); // held in the log, not committed
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(20);
+    assertThat(read("SELECT count(*) FROM iot.readings")).containsExactly(20L);
+    assertThat(committed()).isEqualTo(20); // the read committed what was held first
+    assertThat(snapshots("iot.readings")).isEqualTo(1); // one append for the 20 inserts
+    assertThat(lake.table("iot.readings").snapshots().get(0).summary())
+        .containsEntry("timelake.user", "tl");
+  }
+
+  @Test
+  void anInsertInATransactionCommitsWithIt() throws Exception {
+    connection.setAutoCommit(false);
+    insert(2, 1.5);
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isZero();
+    connection.commit();
+    assertThat(committed()).isEqualTo(2);
+  }
+
+  @Test
+  void anInsertTheTierCannotConvertIsCommittedAsBefore() throws Exception {
+    try (Statement statement = connection.createStatement()) {
+      statement.executeUpdate(
+          "INSERT INTO iot.readings VALUES ('a', '2026-01-01 00:00:00+00', 1e5)");
+      assertThat(committed()).isEqualTo(1); // a DOUBLE literal only DuckDB reads: committed at once
+      assertThatThrownBy(
+              () ->
+                  statement.executeUpdate(
+                      "INSERT INTO iot.readings VALUES ('b', '2026-01-01 00:00:00+00', 'high')"))
+          .hasMessageContaining("iot.readings")
+          .hasMessageContaining("high");
+      assertThatThrownBy(
+              () -> statement.executeUpdate("INSERT INTO iot.readings VALUES ('b', NULL, 1)"))
+          .hasMessageContaining("column 'time' is null");
+      statement.executeUpdate(
+          "INSERT INTO iot.readings SELECT tag, time + INTERVAL 1 HOUR, value FROM iot.readings");
+    }
+    assertThat(committed()).isEqualTo(2);
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isZero();
+  }
+
+  @Test
+  void afterACrashEveryAnsweredInsertIsCommittedOnce() throws Exception {
+    insert(30, 1.5);
+    HotTier.of(lake).orElseThrow().halt(); // as a crash: nothing committed, the log stays
+    stop();
+    assertThat(committed()).isZero();
+    start(); // commits what the log holds before it listens
+    assertThat(committed()).isEqualTo(30);
+    stop();
+    start();
+    assertThat(committed()).isEqualTo(30);
+    assertThat(snapshots("iot.readings")).isEqualTo(1); // the 30 inserts in one append, once
+  }
+
+  @Test
+  void theNewestWriteOfAKeyWinsWhicheverPathItTook() throws Exception {
+    insert(1, 1.0); // held
+    insert(1, 2.0); // held, later
+    assertThat(read("SELECT value FROM iot.readings")).containsExactly(2.0);
+    connection.setAutoCommit(false);
+    insert(1, 3.0); // committed with the transaction
+    connection.commit();
+    connection.setAutoCommit(true);
+    insert(1, 4.0); // held again, newer than the transaction's
+    assertThat(read("SELECT value FROM iot.readings")).containsExactly(4.0);
+  }
+}
