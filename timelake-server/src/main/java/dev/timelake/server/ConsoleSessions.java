@@ -155,7 +155,7 @@ final class ConsoleSessions implements AutoCloseable {
   /** A login's session: its INSERTs go to the server's hot tier, which its reads commit first. */
   private dev.timelake.Session session(ClientAccess access) {
     dev.timelake.Session session = lake.newSession(access);
-    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites()));
+    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites("console")));
     return session;
   }
 

@@ -745,9 +745,9 @@ final class HotTier implements AutoCloseable {
   /**
    * This tier as the place a server session's INSERTs of constant rows go (see {@link
    * dev.timelake.Session#holdWritesIn}): each is one record of the log, its rows as an Arrow batch,
-   * answered once forced to disk.
+   * answered once forced to disk, and counted in the ingest view as {@code source}'s.
    */
-  dev.timelake.HeldWrites heldWrites() {
+  dev.timelake.HeldWrites heldWrites(String source) {
     return new dev.timelake.HeldWrites() {
       @Override
       public BufferAllocator allocator() {
@@ -770,12 +770,14 @@ final class HotTier implements AutoCloseable {
           rows.close();
           throw e;
         }
+        int count = rows.getRowCount();
         try {
           write(
               request,
               Map.of(table, new Batch(rows, ingestColumn)),
               java.util.UUID.randomUUID().toString(),
               user);
+          IngestMonitor.of(lake).written(table, count, source);
         } catch (LineProtocolWriter.Stopping e) {
           throw new dev.timelake.CommitFailedException(e.getMessage(), e);
         }

@@ -163,7 +163,7 @@ final class PgConnection implements Runnable {
   /** Opens the session of a client logged in as {@code user} and tells it the server's settings. */
   private void greet(String user, Map<String, String> startup) throws IOException {
     session = lake.newSession(credentials.accessOf(user));
-    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites()));
+    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites("PostgreSQL")));
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
     parameter("server_encoding", "UTF8");

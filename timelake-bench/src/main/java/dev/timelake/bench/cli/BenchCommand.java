@@ -19,6 +19,7 @@ import picocli.CommandLine.ParentCommand;
       BenchIndexCommand.class,
       BenchCoverageCommand.class,
       BenchLineProtocolCommand.class,
+      BenchPgInsertsCommand.class,
       BenchStorageCommand.class
     },
     footer = {

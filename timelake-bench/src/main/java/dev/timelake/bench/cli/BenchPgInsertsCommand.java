@@ -1,0 +1,217 @@
+package dev.timelake.bench.cli;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TimelakeException;
+import dev.timelake.server.Credentials;
+import dev.timelake.server.LineProtocolServer;
+import dev.timelake.server.PgServer;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** Measures one-row INSERTs over pgjdbc on one connection, with and without the hot tier. */
+@Command(
+    name = "pg-inserts",
+    description = {
+      "Measures one-row INSERTs over the PostgreSQL protocol: pgjdbc on one connection sends a"
+          + " prepared INSERT INTO bench_pg.readings VALUES (?, ?, ?) (tag, time, value; the table"
+          + " of the warehouse dropped first) and waits for each answer, as a loop of a client"
+          + " application does: into a server on 127.0.0.1 with its hot tier (answered once in"
+          + " the log) and without (answered once committed), and with --questdb into QuestDB's"
+          + " PostgreSQL wire. Prints inserts per second and latencies of each, and checks that"
+          + " every row is stored."
+    },
+    footer = {"%nExample:", "  timelake --warehouse ./bench-pg bench pg-inserts --inserts 10000"})
+final class BenchPgInsertsCommand implements Callable<Integer> {
+  @ParentCommand BenchCommand bench;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help message and exit.")
+  private boolean help;
+
+  @Option(
+      names = "--inserts",
+      paramLabel = "N",
+      description = "Inserts measured, after 200 warm-up ones (default 10000).")
+  private int inserts = 10_000;
+
+  @Option(
+      names = "--inserts-without-tier",
+      paramLabel = "N",
+      description = "Inserts measured without the hot tier, where each is a commit (default 200).")
+  private int insertsWithoutTier = 200;
+
+  @Option(
+      names = "--hot-tier",
+      paramLabel = "on|off|both",
+      description = "Measures the server with its hot tier, without it, or both (default both).")
+  private String hotTier = "both";
+
+  @Option(
+      names = "--questdb",
+      description =
+          "Also sends the inserts to QuestDB's PostgreSQL wire (QuestDB in a child JVM, on"
+              + " 127.0.0.1), after the Timelake runs.")
+  private boolean questdb;
+
+  private static final int WARM_UP = 200;
+
+  @Override
+  public Integer call() throws Exception {
+    if (inserts < 1 || insertsWithoutTier < 1) {
+      throw TimelakeException.validation("--inserts and --inserts-without-tier are at least 1");
+    }
+    if (!List.of("on", "off", "both").contains(hotTier)) {
+      throw TimelakeException.validation("--hot-tier is on, off or both, not '%s'", hotTier);
+    }
+    boolean complete = true;
+    for (String mode : hotTier.equals("both") ? List.of("off", "on") : List.of(hotTier)) {
+      complete &= timelake(mode.equals("on"));
+    }
+    if (questdb) {
+      complete &= questdb();
+    }
+    return complete ? 0 : 1;
+  }
+
+  /** One run against a Timelake server; true when every row is stored. */
+  private boolean timelake(boolean withHotTier) throws Exception {
+    String password = UUID.randomUUID().toString();
+    int measured = withHotTier ? inserts : insertsWithoutTier;
+    try (Lake lake = bench.main.openLake()) {
+      lake.dropTable(dev.timelake.TableName.parse("bench_pg.readings"));
+      try (Session session = lake.newSession()) {
+        session
+            .sql(
+                "CREATE TABLE bench_pg.readings (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+                    + " WITH (time_column = 'time', series_key = 'tag')")
+            .close();
+      }
+      InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
+      Credentials credentials = new Credentials(null, password);
+      // The hot tier opens with the server's HTTP port, as `timelake serve` runs it.
+      LineProtocolServer http =
+          withHotTier
+              ? LineProtocolServer.start(
+                  lake,
+                  loopback,
+                  credentials,
+                  java.util.Optional.empty(),
+                  java.util.Optional.of(dev.timelake.server.HotTierSettings.DEFAULT))
+              : null;
+      double[] figures;
+      try (PgServer pg = PgServer.start(lake, loopback, credentials);
+          Connection connection =
+              DriverManager.getConnection(
+                  "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "bench", password)) {
+        figures = run(connection, "INSERT INTO bench_pg.readings VALUES (?, ?, ?)", measured);
+      } finally {
+        if (http != null) {
+          http.close(); // the hot tier commits what it holds
+        }
+      }
+      long stored;
+      try (Session session = lake.newSession();
+          QueryResult count = session.sql("SELECT count(*) FROM bench_pg.readings")) {
+        stored = ((Number) count.rows().get(0).get(0)).longValue();
+      }
+      report(
+          withHotTier ? "Timelake, hot tier on" : "Timelake, hot tier off",
+          figures,
+          measured,
+          stored);
+      return stored == WARM_UP + measured;
+    }
+  }
+
+  /** One run against QuestDB's PostgreSQL wire; true when its table shows every row. */
+  private boolean questdb() throws Exception {
+    try (dev.timelake.bench.QuestdbServer server =
+            dev.timelake.bench.QuestdbServer.start(
+                java.nio.file.Path.of(System.getProperty("java.io.tmpdir")), false);
+        Connection connection = server.connect()) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(
+            "CREATE TABLE readings (tag SYMBOL, time TIMESTAMP, value DOUBLE)"
+                + " TIMESTAMP(time) PARTITION BY DAY WAL");
+      }
+      double[] figures = run(connection, "INSERT INTO readings VALUES (?, ?, ?)", inserts);
+      long stored = 0;
+      long waiting = System.nanoTime();
+      try (Statement statement = connection.createStatement()) {
+        while (System.nanoTime() - waiting < 60_000_000_000L && stored < WARM_UP + inserts) {
+          try (java.sql.ResultSet count = statement.executeQuery("SELECT count(*) FROM readings")) {
+            count.next();
+            stored = count.getLong(1);
+          }
+          Thread.sleep(50);
+        }
+      }
+      report("QuestDB " + dev.timelake.bench.QuestdbServer.version(), figures, inserts, stored);
+      return stored == WARM_UP + inserts;
+    }
+  }
+
+  /**
+   * Sends the warm-up inserts, then {@code count} measured ones, each waited for; returns the
+   * measured seconds and the latencies' median and 99th percentile in ms.
+   */
+  private static double[] run(Connection connection, String sql, int count) throws SQLException {
+    long[] latencies = new long[count];
+    long started = 0;
+    try (PreparedStatement insert = connection.prepareStatement(sql)) {
+      for (int i = 0; i < WARM_UP + count; i++) {
+        if (i == WARM_UP) {
+          started = System.nanoTime();
+        }
+        long sent = System.nanoTime();
+        insert.setString(1, "tag-" + (i % 100));
+        insert.setTimestamp(2, new Timestamp(1_767_225_600_000L + i * 1000L));
+        insert.setDouble(3, i * 0.5);
+        insert.executeUpdate();
+        if (i >= WARM_UP) {
+          latencies[i - WARM_UP] = System.nanoTime() - sent;
+        }
+      }
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    Arrays.sort(latencies);
+    return new double[] {
+      seconds, latencies[count / 2] / 1e6, latencies[Math.min(count - 1, count * 99 / 100)] / 1e6
+    };
+  }
+
+  private void report(String target, double[] figures, int count, long stored) {
+    bench
+        .main
+        .streams()
+        .out()
+        .printf(
+            "%-24s %,9.0f inserts/s  (%,d in %.2f s; latency median %.2f ms, p99 %.2f ms;"
+                + " stored %,d of %,d rows)%n",
+            target,
+            count / figures[0],
+            count,
+            figures[0],
+            figures[1],
+            figures[2],
+            stored,
+            WARM_UP + count);
+    bench.main.streams().out().flush();
+  }
+}
