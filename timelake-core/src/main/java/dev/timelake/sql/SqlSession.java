@@ -134,6 +134,21 @@ public final class SqlSession implements AutoCloseable {
     this.heldWrites = Optional.of(tier);
   }
 
+  /**
+   * Whether a statement of this kind may read the lake's tables, so that the tier must commit what
+   * it holds first: not a client setting, a Timelake setting, PREPARE or DEALLOCATE (an EXECUTE is
+   * decided by the statement it runs) or a catalog query (about tables, not through them; what
+   * drivers and Grafana send on every connection). SQL is decided once parsed: an INSERT may be
+   * held rather than read anything.
+   */
+  private static boolean readsTables(ClassifiedStatement classified) {
+    return !(classified instanceof ClassifiedStatement.Sql
+        || classified instanceof ClassifiedStatement.PostgresSetting
+        || classified instanceof ClassifiedStatement.TimelakeSetting
+        || classified instanceof ClassifiedStatement.Prepared
+        || classified instanceof ClassifiedStatement.CatalogQuery);
+  }
+
   /** Has the session's tier commit what it holds, so that the statement about to run reads it. */
   private void commitHeld() {
     heldWrites.ifPresent(dev.timelake.HeldWrites::commitHeld);
@@ -468,8 +483,8 @@ public final class SqlSession implements AutoCloseable {
   private StatementOutcome run(ClassifiedStatement classified) {
     String text = classified.text();
     PostgresCatalog.refuseInternalNames(text);
-    if (!(classified instanceof ClassifiedStatement.Sql)) {
-      commitHeld(); // an INSERT may be held instead: decided once it is parsed
+    if (readsTables(classified)) {
+      commitHeld();
     }
     if (classified instanceof ClassifiedStatement.Transaction control) {
       // A prepared BEGIN or COMMIT, run by EXECUTE: the session's, never DuckDB's.
@@ -530,8 +545,8 @@ public final class SqlSession implements AutoCloseable {
       commitHeld();
       return runWithFallbackViews(text);
     }
-    if (!(statement instanceof Insert)) {
-      commitHeld();
+    if (!(statement instanceof Insert || statement instanceof SetStatement)) {
+      commitHeld(); // an INSERT may be held rather than read anything; a SET reads nothing
     }
     return run(statement, text);
   }

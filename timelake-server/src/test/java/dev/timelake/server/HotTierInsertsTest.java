@@ -104,6 +104,25 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   }
 
   @Test
+  void settingsAndCatalogQueriesLeaveHeldRowsHeld() throws Exception {
+    insert(5, 1.5);
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SET application_name = 'dashboard'");
+      assertThat(HotTier.of(lake).orElseThrow().stats().rows()).as("after SET").isEqualTo(5);
+      statement.execute("SET timelake.read_dedup = true");
+      assertThat(HotTier.of(lake).orElseThrow().stats().rows())
+          .as("after SET timelake")
+          .isEqualTo(5);
+      try (ResultSet tables = connection.getMetaData().getTables(null, "iot", "%", null)) {
+        assertThat(tables.next()).isTrue(); // pgjdbc's catalog query
+      }
+    }
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(5);
+    assertThat(read("SELECT count(*) FROM iot.readings")).containsExactly(5L);
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isZero();
+  }
+
+  @Test
   void anInsertInATransactionCommitsWithIt() throws Exception {
     connection.setAutoCommit(false);
     insert(2, 1.5);
