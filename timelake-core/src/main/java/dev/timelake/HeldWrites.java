@@ -8,7 +8,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * tier, see {@link Session#holdWritesIn}). An {@code INSERT … VALUES} of constants outside a
  * transaction is checked and converted to the table's column types in Java, then handed to {@link
  * #hold}, which answers once the rows are durable and commits them later; {@link #commitHeld} is
- * called before any other statement of the session, so that it reads what was written.
+ * called before a statement of the session that may read tables (with the table, before a query
+ * first reads it), so that it reads what was written.
  */
 public interface HeldWrites {
   /** Where the batches handed to {@link #hold} are allocated: the tier's memory. */
@@ -26,9 +27,17 @@ public interface HeldWrites {
       TableName table, VectorSchemaRoot rows, Optional<String> insertionTimeColumn, String user);
 
   /**
-   * Commits everything held before this call.
+   * Commits everything held before this call, before a statement that may read any table.
    *
    * @throws TimelakeException when that cannot be done in time: the statement must not run
    */
   void commitHeld();
+
+  /**
+   * Commits what is held of {@code table} before this call, before a query reads it (other tables
+   * stay held).
+   *
+   * @throws TimelakeException when that cannot be done in time: the statement must not run
+   */
+  void commitHeld(TableName table);
 }

@@ -12,15 +12,31 @@ import java.util.Optional;
  */
 public final class PinnedTables {
   private final LakeCatalog catalog;
+  private final java.util.function.Consumer<TableName> beforePinning;
   private final Map<TableName, Optional<PinnedTable>> pinned = new HashMap<>();
 
   public PinnedTables(LakeCatalog catalog) {
+    this(catalog, name -> {});
+  }
+
+  /**
+   * Tables that run {@code beforePinning} with a table's name before it is first looked up (a
+   * session's hot tier commits what it holds of the table, so the snapshot pinned has it).
+   */
+  public PinnedTables(LakeCatalog catalog, java.util.function.Consumer<TableName> beforePinning) {
     this.catalog = catalog;
+    this.beforePinning = beforePinning;
   }
 
   /** The table pinned at its current snapshot on first use; empty when it does not exist. */
   public Optional<PinnedTable> find(TableName name) {
-    return pinned.computeIfAbsent(name, n -> catalog.load(n).map(PinnedTable::current));
+    Optional<PinnedTable> found = pinned.get(name);
+    if (found == null) {
+      beforePinning.accept(name);
+      found = catalog.load(name).map(PinnedTable::current);
+      pinned.put(name, found);
+    }
+    return found;
   }
 
   /** Like {@link #find}; throws naming the table when it does not exist. */

@@ -545,8 +545,12 @@ public final class SqlSession implements AutoCloseable {
       commitHeld();
       return runWithFallbackViews(text);
     }
-    if (!(statement instanceof Insert || statement instanceof SetStatement)) {
-      commitHeld(); // an INSERT may be held rather than read anything; a SET reads nothing
+    if (!(statement instanceof Insert
+        || statement instanceof SetStatement
+        || statement instanceof Select)) {
+      // An INSERT may be held rather than read anything; a SET reads nothing; a query commits
+      // what is held of each table it reads as it pins it.
+      commitHeld();
     }
     return run(statement, text);
   }
@@ -617,7 +621,8 @@ public final class SqlSession implements AutoCloseable {
     refuseFileReads(text);
     // One pinned snapshot per table for the whole statement: the view expansion, the fast paths'
     // checks and the plan read the same one, and each table is looked up in the catalog once.
-    PinnedTables tables = new PinnedTables(catalog);
+    PinnedTables tables =
+        new PinnedTables(catalog, name -> heldWrites.ifPresent(tier -> tier.commitHeld(name)));
     expandViews(statement, tables);
     if (transaction.holdsRows() || readsEarlierSnapshot(statement)) {
       // The fast paths read the current committed data only (indexes, bounds, rollups): the
@@ -643,6 +648,7 @@ public final class SqlSession implements AutoCloseable {
     try {
       planned = plan(statement, tables);
     } catch (UnsupportedOperationException e) {
+      commitHeld(); // the per-table views read every table's current snapshot
       return runWithFallbackViews(text);
     }
     return StatementOutcome.query(client.query(planned.sql()), planned.plan());

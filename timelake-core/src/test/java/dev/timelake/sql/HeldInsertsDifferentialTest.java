@@ -233,6 +233,9 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
 
       @Override
       public void commitHeld() {}
+
+      @Override
+      public void commitHeld(TableName table) {}
     };
   }
 }

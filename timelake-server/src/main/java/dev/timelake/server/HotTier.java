@@ -95,6 +95,9 @@ final class HotTier implements AutoCloseable {
      */
     int retryRecords;
 
+    /** Records numbered up to this are to be committed now: a query of this table waits. */
+    long flushThrough;
+
     String lastFailure;
   }
 
@@ -323,19 +326,44 @@ final class HotTier implements AutoCloseable {
       long target = lastSequence;
       flushRequestedThrough = Math.max(flushRequestedThrough, target);
       notifyAll();
-      long deadline = System.nanoTime() + wait.toNanos();
-      while (holdsThrough(target)) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || halted) {
-          throw new dev.timelake.CommitFailedException(
-              "The server's hot tier could not commit its acknowledged writes within "
-                  + wait.toSeconds()
-                  + " s"
-                  + failureNote()
-                  + "; the statement did not run, try it again");
-        }
-        waitNanos(left);
+      awaitCommitted(wait, () -> holdsThrough(target));
+    }
+  }
+
+  /**
+   * Commits what table {@code name} held when called; waits at most {@code wait}. Other tables stay
+   * held.
+   *
+   * @throws TimelakeException when it is not committed by then (a failing flush)
+   */
+  void flush(TableName name, Duration wait) {
+    synchronized (this) {
+      Held table = held.get(name);
+      if (table == null || table.records.isEmpty()) {
+        return;
       }
+      long target = table.records.peekLast().sequence();
+      table.flushThrough = Math.max(table.flushThrough, target);
+      notifyAll();
+      awaitCommitted(
+          wait, () -> !table.records.isEmpty() && table.records.peekFirst().sequence() <= target);
+    }
+  }
+
+  /** Waits, under the lock, while {@code holding} says the wanted records are held. */
+  private void awaitCommitted(Duration wait, java.util.function.BooleanSupplier holding) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (holding.getAsBoolean()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || halted) {
+        throw new dev.timelake.CommitFailedException(
+            "The server's hot tier could not commit its acknowledged writes within "
+                + wait.toSeconds()
+                + " s"
+                + failureNote()
+                + "; the statement did not run, try it again");
+      }
+      waitNanos(left);
     }
   }
 
@@ -453,7 +481,8 @@ final class HotTier implements AutoCloseable {
           closing
               || table.rows >= settings.maxRows()
               || now - table.oldestNanos >= settings.maxAge().toNanos()
-              || table.records.peekFirst().sequence() <= flushRequestedThrough;
+              || table.records.peekFirst().sequence()
+                  <= Math.max(flushRequestedThrough, table.flushThrough);
       if (isDue) {
         List<HeldWrite> records = new ArrayList<>();
         long rows = 0;
@@ -786,6 +815,11 @@ final class HotTier implements AutoCloseable {
       @Override
       public void commitHeld() {
         flush(Duration.ofSeconds(30));
+      }
+
+      @Override
+      public void commitHeld(TableName table) {
+        flush(table, Duration.ofSeconds(30));
       }
     };
   }

@@ -139,6 +139,25 @@ class HotTierTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aQueryCommitsWhatIsHeldOfTheTablesItReadsOnly() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO + "other,tag=a value=1 1767225600\n");
+    try (PgServer pg =
+            PgServer.start(
+                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
+        Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SELECT count(*) FROM iot.readings")) {
+      result.next();
+      assertThat(result.getLong(1)).isEqualTo(2);
+    }
+    assertThat(tierOf(lake).stats().rows()).isEqualTo(1); // iot.other's row, still held
+    assertThat(count("iot.other")).isZero();
+  }
+
+  @Test
   void syncCommitAnswersOnceCommitted() throws Exception {
     tiered = tiered(lake, HELD);
     assertThat(write(tiered, "&sync=commit", TWO).statusCode()).isEqualTo(204);
