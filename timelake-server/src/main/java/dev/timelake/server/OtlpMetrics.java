@@ -24,10 +24,15 @@ import java.util.TreeMap;
  *   <li>histogram: {@code count}, {@code sum}, {@code min}, {@code max} and one BIGINT field per
  *       bucket with the count of that bucket alone, named after its upper bound ({@code le_0_25},
  *       {@code le_inf}; {@code m} for a minus sign), so a rollup merges histograms by summing the
- *       columns; {@code temporality} as a tag.
+ *       columns; {@code temporality} as a tag;
+ *   <li>exponential histogram: {@code count}, {@code sum}, {@code min}, {@code max}, {@code
+ *       zero_count} (which merge as those of a histogram), {@code scale}, and the buckets as sent,
+ *       {@code positive} and {@code negative} as text {@code offset:count,count,…} (bucket {@code
+ *       offset + i} counts values in (2^(2^-scale·(offset+i)), 2^(2^-scale·(offset+i+1))]); {@code
+ *       temporality} as a tag;
+ *   <li>summary: {@code count}, {@code sum} and one DOUBLE field per quantile, named after it
+ *       ({@code q_0_5}, {@code q_0_99}; {@code q_1} the maximum).
  * </ul>
- *
- * Exponential histograms and summaries are not stored.
  */
 final class OtlpMetrics {
   /** A body that is not a metrics export request; the message says why (HTTP 400). */
@@ -106,14 +111,19 @@ final class OtlpMetrics {
     while (metric.next()) {
       switch (metric.field()) {
         case 1 -> name = metric.string();
-        case 5, 7, 9 -> {
+        case 5, 7, 9, 10, 11 -> {
           int kind = metric.field();
           ProtobufReader data = metric.message();
           while (data.next()) {
             switch (data.field()) {
               case 1 ->
                   points.add(
-                      kind == 9 ? histogramPoint(data.message()) : numberPoint(data.message()));
+                      switch (kind) {
+                        case 9 -> histogramPoint(data.message());
+                        case 10 -> exponentialPoint(data.message());
+                        case 11 -> summaryPoint(data.message());
+                        default -> numberPoint(data.message());
+                      });
               case 2 -> {
                 data.expect(ProtobufReader.VARINT);
                 kindTags.put("temporality", temporality((int) data.varint()));
@@ -188,6 +198,121 @@ final class OtlpMetrics {
     }
     fields.addAll(buckets(counts, bounds));
     return new DataPoint(attributes, time, start, fields);
+  }
+
+  private static DataPoint exponentialPoint(ProtobufReader point) throws ProtobufReader.Malformed {
+    Map<String, String> attributes = new TreeMap<>();
+    long time = 0;
+    long start = 0;
+    List<LineProtocol.Field> fields = new ArrayList<>();
+    while (point.next()) {
+      switch (point.field()) {
+        case 1 -> attribute(point.message(), attributes);
+        case 2 -> start = fixed64(point);
+        case 3 -> time = fixed64(point);
+        case 4 -> fields.add(bigint("count", fixed64(point)));
+        case 5 -> fields.add(doubleField("sum", fixed64(point)));
+        case 6 -> {
+          point.expect(ProtobufReader.VARINT);
+          fields.add(bigint("scale", zigzag(point.varint())));
+        }
+        case 7 -> fields.add(bigint("zero_count", fixed64(point)));
+        case 8, 9 -> {
+          String name = point.field() == 8 ? "positive" : "negative";
+          fields.add(text(name, exponentialBuckets(point.message())));
+        }
+        case 12 -> fields.add(doubleField("min", fixed64(point)));
+        case 13 -> fields.add(doubleField("max", fixed64(point)));
+        default -> point.skip();
+      }
+    }
+    return new DataPoint(attributes, time, start, fields);
+  }
+
+  /** An exponential histogram's buckets of one sign as {@code offset:count,count,…}. */
+  private static String exponentialBuckets(ProtobufReader buckets) throws ProtobufReader.Malformed {
+    long offset = 0;
+    List<Long> counts = new ArrayList<>();
+    while (buckets.next()) {
+      switch (buckets.field()) {
+        case 1 -> {
+          buckets.expect(ProtobufReader.VARINT);
+          offset = zigzag(buckets.varint());
+        }
+        case 2 -> {
+          if (buckets.wireType() == ProtobufReader.VARINT) {
+            counts.add(buckets.varint());
+          } else {
+            ProtobufReader packed = buckets.message();
+            while (packed.hasMore()) {
+              counts.add(packed.varint());
+            }
+          }
+        }
+        default -> buckets.skip();
+      }
+    }
+    return bucketsText(offset, counts);
+  }
+
+  private static String bucketsText(long offset, List<Long> counts) {
+    StringBuilder text = new StringBuilder().append(offset).append(':');
+    for (int i = 0; i < counts.size(); i++) {
+      text.append(i == 0 ? "" : ",").append(Long.toUnsignedString(counts.get(i)));
+    }
+    return text.toString();
+  }
+
+  private static DataPoint summaryPoint(ProtobufReader point) throws ProtobufReader.Malformed {
+    Map<String, String> attributes = new TreeMap<>();
+    long time = 0;
+    long start = 0;
+    List<LineProtocol.Field> fields = new ArrayList<>();
+    while (point.next()) {
+      switch (point.field()) {
+        case 7 -> attribute(point.message(), attributes);
+        case 2 -> start = fixed64(point);
+        case 3 -> time = fixed64(point);
+        case 4 -> fields.add(bigint("count", fixed64(point)));
+        case 5 -> fields.add(doubleField("sum", fixed64(point)));
+        case 6 -> {
+          ProtobufReader quantile = point.message();
+          double at = 0;
+          double value = 0;
+          while (quantile.next()) {
+            switch (quantile.field()) {
+              case 1 -> at = Double.longBitsToDouble(fixed64(quantile));
+              case 2 -> value = Double.longBitsToDouble(fixed64(quantile));
+              default -> quantile.skip();
+            }
+          }
+          fields.add(quantileField(at, value));
+        }
+        default -> point.skip();
+      }
+    }
+    return new DataPoint(attributes, time, start, fields);
+  }
+
+  /** A summary's value at a quantile, named after it: {@code q_0_99}. */
+  private static LineProtocol.Field quantileField(double quantile, double value) {
+    if (!(quantile >= 0 && quantile <= 1)) {
+      throw new Malformed("a summary quantile is " + quantile + " (expected 0 to 1)");
+    }
+    return new LineProtocol.Field("q_" + boundName(quantile), LineProtocol.FieldType.DOUBLE, value);
+  }
+
+  private static LineProtocol.Field bigint(String name, long value) {
+    return new LineProtocol.Field(name, LineProtocol.FieldType.BIGINT, value);
+  }
+
+  private static LineProtocol.Field text(String name, String value) {
+    return new LineProtocol.Field(name, LineProtocol.FieldType.VARCHAR, value);
+  }
+
+  /** A protobuf sint32/sint64 from its zigzag encoding. */
+  private static long zigzag(long encoded) {
+    return (encoded >>> 1) ^ -(encoded & 1);
   }
 
   private static LineProtocol.Field doubleField(String name, long bits) {
@@ -311,7 +436,8 @@ final class OtlpMetrics {
           String name = metric.path("name").asText("");
           Map<String, String> kindTags = new TreeMap<>();
           List<DataPoint> points = new ArrayList<>();
-          for (String kind : List.of("gauge", "sum", "histogram")) {
+          for (String kind :
+              List.of("gauge", "sum", "histogram", "exponentialHistogram", "summary")) {
             JsonNode data = metric.path(kind);
             if (data.isMissingNode()) {
               continue;
@@ -325,7 +451,13 @@ final class OtlpMetrics {
                   "monotonic", Boolean.toString(data.path("isMonotonic").asBoolean(false)));
             }
             for (JsonNode point : data.path("dataPoints")) {
-              points.add(kind.equals("histogram") ? jsonHistogram(point) : jsonNumber(point));
+              points.add(
+                  switch (kind) {
+                    case "histogram" -> jsonHistogram(point);
+                    case "exponentialHistogram" -> jsonExponential(point);
+                    case "summary" -> jsonSummary(point);
+                    default -> jsonNumber(point);
+                  });
             }
           }
           add(name, resource, kindTags, points, out);
@@ -383,6 +515,65 @@ final class OtlpMetrics {
     List<Double> bounds = new ArrayList<>();
     point.path("explicitBounds").forEach(bound -> bounds.add(jsonDouble(bound)));
     fields.addAll(buckets(counts, bounds));
+    return new DataPoint(
+        jsonAttributes(point.path("attributes")),
+        jsonLong(point.path("timeUnixNano")),
+        jsonLong(point.path("startTimeUnixNano")),
+        fields);
+  }
+
+  private static DataPoint jsonExponential(JsonNode point) {
+    List<LineProtocol.Field> fields = new ArrayList<>();
+    for (String name : List.of("count", "scale", "zeroCount")) {
+      if (point.has(name)) {
+        fields.add(
+            bigint(name.equals("zeroCount") ? "zero_count" : name, jsonLong(point.get(name))));
+      }
+    }
+    for (String name : List.of("sum", "min", "max")) {
+      if (point.has(name)) {
+        fields.add(
+            new LineProtocol.Field(
+                name, LineProtocol.FieldType.DOUBLE, jsonDouble(point.get(name))));
+      }
+    }
+    for (String sign : List.of("positive", "negative")) {
+      JsonNode buckets = point.path(sign);
+      if (buckets.isObject()) {
+        List<Long> counts = new ArrayList<>();
+        buckets.path("bucketCounts").forEach(count -> counts.add(jsonLong(count)));
+        fields.add(text(sign, bucketsText(jsonLong(buckets.path("offset")), counts)));
+      }
+    }
+    return new DataPoint(
+        jsonAttributes(point.path("attributes")),
+        jsonLong(point.path("timeUnixNano")),
+        jsonLong(point.path("startTimeUnixNano")),
+        fields);
+  }
+
+  private static DataPoint jsonSummary(JsonNode point) {
+    List<LineProtocol.Field> fields = new ArrayList<>();
+    if (point.has("count")) {
+      fields.add(bigint("count", jsonLong(point.get("count"))));
+    }
+    if (point.has("sum")) {
+      fields.add(
+          new LineProtocol.Field(
+              "sum", LineProtocol.FieldType.DOUBLE, jsonDouble(point.get("sum"))));
+    }
+    for (JsonNode quantile : point.path("quantileValues")) {
+      fields.add(
+          quantileField(
+              jsonDouble(
+                  quantile.path("quantile").isMissingNode()
+                      ? JSON.getNodeFactory().numberNode(0)
+                      : quantile.get("quantile")),
+              jsonDouble(
+                  quantile.path("value").isMissingNode()
+                      ? JSON.getNodeFactory().numberNode(0)
+                      : quantile.get("value"))));
+    }
     return new DataPoint(
         jsonAttributes(point.path("attributes")),
         jsonLong(point.path("timeUnixNano")),

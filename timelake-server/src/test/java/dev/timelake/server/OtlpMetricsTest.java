@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * OpenTelemetry metrics over OTLP/HTTP, sent by the OpenTelemetry Java SDK's own OTLP exporter
  * (protobuf) and as OTLP/JSON: a table per metric with the attributes as the series key, sums with
- * their temporality, histograms as one column per bucket that rollups can add up.
+ * their temporality, histograms as one column per bucket that rollups can add up, exponential
+ * histograms with their buckets as sent, summaries with a column per quantile.
  */
 class OtlpMetricsTest extends WithLineProtocolServer {
   @Test
@@ -78,6 +79,93 @@ class OtlpMetricsTest extends WithLineProtocolServer {
                 "SELECT DISTINCT count, sum, le_0_1, le_0_5, le_2_5, le_inf, service_name FROM"
                     + " app.request_duration"))
         .containsExactly(List.of(3L, 7.35, 1L, 1L, 0L, 1L, "pump-api"));
+  }
+
+  @Test
+  void theSdksExporterWritesExponentialHistograms() throws Exception {
+    OtlpHttpMetricExporter exporter =
+        OtlpHttpMetricExporter.builder()
+            .setEndpoint("http://127.0.0.1:" + server.port() + "/v1/metrics?db=app")
+            .addHeader("Authorization", "Bearer " + PASSWORD)
+            .build();
+    PeriodicMetricReader reader =
+        PeriodicMetricReader.builder(exporter).setInterval(Duration.ofHours(1)).build();
+    SdkMeterProvider provider =
+        SdkMeterProvider.builder()
+            .registerMetricReader(reader)
+            .registerView(
+                InstrumentSelector.builder().setName("latency").build(),
+                View.builder()
+                    .setAggregation(Aggregation.base2ExponentialBucketHistogram(4, 20))
+                    .build())
+            .build();
+    DoubleHistogram latency = provider.get("timelake-test").histogramBuilder("latency").build();
+    latency.record(1.5);
+    latency.record(3.0);
+    latency.record(3.5);
+    latency.record(0);
+    latency.record(-2.0); // the SDK drops negative measurements of a histogram
+    CompletableResultCode flushed = provider.forceFlush();
+    flushed.join(30, TimeUnit.SECONDS);
+    assertThat(flushed.isSuccess()).as("the exporter's request succeeded").isTrue();
+    provider.close();
+
+    List<List<Object>> stored =
+        rows(
+            "SELECT DISTINCT count, sum, min, max, zero_count, scale, positive, negative,"
+                + " temporality FROM app.latency");
+    assertThat(stored).hasSize(1);
+    List<Object> row = stored.get(0);
+    assertThat(row.subList(0, 5)).containsExactly(4L, 8.0, 0.0, 3.5, 1L);
+    long scale = (Long) row.get(5);
+    assertThat(scale).isBetween(-10L, 20L);
+    // Each value lies in its bucket: (base^index, base^(index + 1)] with base = 2^(2^-scale).
+    assertThat(bucketOf(1.5, scale, (String) row.get(6))).isEqualTo(1L);
+    assertThat(counts((String) row.get(6))).isEqualTo(3L);
+    assertThat((String) row.get(7)).endsWith(":"); // no negative buckets
+    assertThat(row.get(8)).isEqualTo("cumulative");
+  }
+
+  /** The count of the bucket {@code value} falls in, from {@code offset:count,…}. */
+  private static long bucketOf(double value, long scale, String buckets) {
+    long offset = Long.parseLong(buckets.substring(0, buckets.indexOf(':')));
+    String[] counts = buckets.substring(buckets.indexOf(':') + 1).split(",");
+    long index = (long) Math.ceil(Math.log(value) / Math.log(2) * Math.pow(2, scale)) - 1;
+    return Long.parseLong(counts[(int) (index - offset)]);
+  }
+
+  private static long counts(String buckets) {
+    long total = 0;
+    for (String count : buckets.substring(buckets.indexOf(':') + 1).split(",")) {
+      total += Long.parseLong(count);
+    }
+    return total;
+  }
+
+  @Test
+  void otlpJsonSummariesAndExponentialHistogramsAreStored() throws Exception {
+    HttpResponse<String> response =
+        postJson(
+            "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"name\":\"rpc.time\","
+                + "\"summary\":{\"dataPoints\":[{\"timeUnixNano\":\"1767225600000000000\","
+                + "\"count\":\"4\",\"sum\":10.5,\"quantileValues\":[{\"quantile\":0.5,"
+                + "\"value\":2.0},{\"quantile\":0.99,\"value\":6.0},{\"value\":1.0}]}]}},"
+                + "{\"name\":\"size\",\"exponentialHistogram\":{\"aggregationTemporality\":1,"
+                + "\"dataPoints\":[{\"timeUnixNano\":\"1767225600000000000\",\"count\":\"3\","
+                + "\"sum\":12.0,\"scale\":0,\"zeroCount\":\"0\",\"positive\":{\"offset\":1,"
+                + "\"bucketCounts\":[\"2\",\"1\"]}}]}}]}]}]}");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(rows("SELECT count, sum, q_0, q_0_5, q_0_99 FROM otel.rpc_time"))
+        .containsExactly(List.of(4L, 10.5, 1.0, 2.0, 6.0));
+    assertThat(rows("SELECT count, sum, scale, zero_count, positive, temporality FROM otel.size"))
+        .containsExactly(List.of(3L, 12.0, 0L, 0L, "1:2,1", "delta"));
+    HttpResponse<String> badQuantile =
+        postJson(
+            "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"name\":\"q\","
+                + "\"summary\":{\"dataPoints\":[{\"timeUnixNano\":\"1\",\"quantileValues\":"
+                + "[{\"quantile\":1.5,\"value\":1.0}]}]}}]}]}]}");
+    assertThat(badQuantile.statusCode()).isEqualTo(400);
+    assertThat(badQuantile.body()).contains("a summary quantile is 1.5");
   }
 
   private HttpResponse<String> postJson(String json) throws Exception {
