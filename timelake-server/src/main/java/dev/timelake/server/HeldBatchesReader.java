@@ -16,14 +16,17 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * An {@link ArrowReader} over batches held by the hot tier, one per request, each with the columns
  * its points filled: every batch is read with the union of their columns (in {@code order}), a
- * column a batch lacks read as nulls. The batches stay the caller's (they are read, not moved, so a
- * failed commit can read them again); the null columns made here are closed with the reader.
+ * column a batch lacks read as nulls, a column the table no longer has (dropped by another process
+ * since the write was answered) left out — as if the write had been committed when answered. The
+ * batches stay the caller's (they are read, not moved, so a failed commit can read them again); the
+ * null columns made here are closed with the reader.
  */
 final class HeldBatchesReader extends ArrowReader {
   private final List<VectorSchemaRoot> batches;
   private final Schema schema;
   private final BufferAllocator allocator;
   private final List<FieldVector> made = new ArrayList<>();
+  private final List<String> leftOut;
   private int next;
 
   /**
@@ -45,7 +48,7 @@ final class HeldBatchesReader extends ArrowReader {
         union.add(field);
       }
     }
-    union.addAll(fields.values()); // none, unless a column was dropped meanwhile
+    this.leftOut = fields.keySet().stream().sorted().toList();
     this.schema = new Schema(union);
   }
 
@@ -72,6 +75,11 @@ final class HeldBatchesReader extends ArrowReader {
       loadRecordBatch(record);
     }
     return true;
+  }
+
+  /** The batches' columns the table does not have, which are not read. */
+  List<String> leftOut() {
+    return leftOut;
   }
 
   @Override

@@ -14,6 +14,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * nothing), recording who wrote them, without inline maintenance, which runs after the answer.
  */
 final class PointsCommit {
+  private static final System.Logger LOG = System.getLogger(PointsCommit.class.getName());
+
   private PointsCommit() {}
 
   /**
@@ -58,6 +60,15 @@ final class PointsCommit {
       BackgroundMaintenance maintenance) {
     List<String> order = table.columns().stream().map(dev.timelake.Column::name).toList();
     try (HeldBatchesReader reader = new HeldBatchesReader(batches, order, allocator)) {
+      if (!reader.leftOut().isEmpty()) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "Committing held writes to "
+                + table.name()
+                + ": its columns "
+                + reader.leftOut()
+                + " were dropped since the writes were answered; their values are left out");
+      }
       table
           .newAppend()
           .batchId(batchId)

@@ -275,6 +275,16 @@ class HotTierTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aColumnDroppedByAnotherProcessIsLeftOutOfTheHeldWrites() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", "readings,tag=a value=1,extra=2 1767225600\n");
+    sql("ALTER TABLE iot.readings DROP COLUMN extra"); // a session without the tier, as elsewhere
+    tierOf(lake).flush(Duration.ofSeconds(30)); // was retried for ever
+    assertThat(rows("SELECT * EXCLUDE (_ingest_ts) FROM iot.readings"))
+        .containsExactly(List.of(java.time.OffsetDateTime.parse("2026-01-01T00:00Z"), "a", 1.0));
+  }
+
+  @Test
   void aWorkFolderThatCannotBeMadeStopsTheStartNamingIt() throws Exception {
     Path work = warehouse.resolve(".timelake-tmp");
     Files.createDirectories(work);
