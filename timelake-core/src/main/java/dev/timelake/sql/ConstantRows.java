@@ -3,8 +3,8 @@ package dev.timelake.sql;
 import dev.timelake.Column;
 import dev.timelake.ColumnType;
 import dev.timelake.table.TableContract;
+import dev.timelake.write.ArrowColumns;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -31,16 +31,8 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.statement.select.Values;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -396,12 +388,14 @@ final class ConstantRows {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       for (int c = 0; c < columns.size(); c++) {
-        FieldVector vector = vector(columns.get(c), allocator);
+        Column column = columns.get(c);
+        FieldVector vector = ArrowColumns.vector(column.name(), column.type(), allocator);
         vectors.add(vector);
         vector.setInitialCapacity(rows.size());
         vector.allocateNew();
         for (int r = 0; r < rows.size(); r++) {
-          set(vector, r, rows.get(r).get(c));
+          Object value = rows.get(r).get(c);
+          ArrowColumns.set(vector, r, value == NULL ? null : value);
         }
         vector.setValueCount(rows.size());
       }
@@ -419,49 +413,5 @@ final class ConstantRows {
     VectorSchemaRoot root = new VectorSchemaRoot(vectors);
     root.setRowCount(rows.size());
     return root;
-  }
-
-  private static FieldVector vector(Column column, BufferAllocator allocator) {
-    String name = column.name();
-    return switch (column.type().kind()) {
-      case BOOLEAN -> new BitVector(name, allocator);
-      case INTEGER -> new IntVector(name, allocator);
-      case BIGINT -> new BigIntVector(name, allocator);
-      case FLOAT -> new Float4Vector(name, allocator);
-      case DOUBLE -> new Float8Vector(name, allocator);
-      case VARCHAR -> new VarCharVector(name, allocator);
-      case DATE -> new DateDayVector(name, allocator);
-      case TIMESTAMP -> new TimeStampMicroVector(name, allocator);
-      case TIMESTAMPTZ -> new TimeStampMicroTZVector(name, allocator, "UTC");
-      default -> throw new IllegalStateException("not converted: " + column.type().sql());
-    };
-  }
-
-  private static void set(FieldVector vector, int row, Object value) {
-    if (value == NULL) {
-      vector.setNull(row);
-      return;
-    }
-    if (vector instanceof BitVector bits) {
-      bits.set(row, (Boolean) value ? 1 : 0);
-    } else if (vector instanceof IntVector ints) {
-      ints.set(row, (Integer) value);
-    } else if (vector instanceof BigIntVector longs) {
-      longs.set(row, (Long) value);
-    } else if (vector instanceof Float4Vector floats) {
-      floats.set(row, (Float) value);
-    } else if (vector instanceof Float8Vector doubles) {
-      doubles.set(row, (Double) value);
-    } else if (vector instanceof VarCharVector texts) {
-      texts.setSafe(row, ((String) value).getBytes(StandardCharsets.UTF_8));
-    } else if (vector instanceof DateDayVector days) {
-      days.set(row, (int) ((LocalDate) value).toEpochDay());
-    } else if (vector instanceof TimeStampMicroTZVector instants) {
-      instants.set(row, (Long) value);
-    } else if (vector instanceof TimeStampMicroVector stamps) {
-      stamps.set(row, (Long) value);
-    } else {
-      throw new IllegalStateException("not converted: " + vector.getField());
-    }
   }
 }

@@ -10,13 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -133,7 +127,8 @@ final class LineProtocolVectors {
     try {
       for (Column column : columns) {
         index.put(column.name(), vectors.size());
-        FieldVector vector = vector(column.name(), column.type(), allocator);
+        FieldVector vector =
+            dev.timelake.write.ArrowColumns.vector(column.name(), column.type(), allocator);
         vectors.add(vector);
         vector.setInitialCapacity(points.size());
         vector.allocateNew();
@@ -170,7 +165,12 @@ final class LineProtocolVectors {
       for (LineProtocol.Field field : point.fields()) {
         int position = positions.computeIfAbsent(field.name(), index::get);
         FieldVector vector = vectors.get(position);
-        set(vector, row, convert(field, columns.get(position).type()));
+        Object value = convert(field, columns.get(position).type());
+        if (value == null) {
+          throw new IllegalStateException(
+              "field " + field.name() + " does not fit its column, which planning refuses");
+        }
+        dev.timelake.write.ArrowColumns.set(vector, row, value);
       }
     }
     for (FieldVector vector : vectors) {
@@ -179,41 +179,5 @@ final class LineProtocolVectors {
     VectorSchemaRoot root = new VectorSchemaRoot(vectors);
     root.setRowCount(count);
     return root;
-  }
-
-  private static FieldVector vector(String name, ColumnType type, BufferAllocator allocator) {
-    return switch (type.kind()) {
-      case TIMESTAMPTZ -> new TimeStampMicroTZVector(name, allocator, "UTC");
-      case VARCHAR -> new VarCharVector(name, allocator);
-      case DOUBLE -> new Float8Vector(name, allocator);
-      case FLOAT -> new Float4Vector(name, allocator);
-      case BIGINT -> new BigIntVector(name, allocator);
-      case INTEGER -> new IntVector(name, allocator);
-      case BOOLEAN -> new BitVector(name, allocator);
-      case DECIMAL -> new DecimalVector(name, allocator, type.precision(), type.scale());
-      default ->
-          throw new IllegalStateException(
-              "Column '" + name + "' is " + type.sql() + ", which planning lets no value into");
-    };
-  }
-
-  private static void set(FieldVector vector, int row, Object value) {
-    if (vector instanceof Float8Vector v) {
-      v.set(row, (Double) value);
-    } else if (vector instanceof Float4Vector v) {
-      v.set(row, (Float) value);
-    } else if (vector instanceof BigIntVector v) {
-      v.set(row, (Long) value);
-    } else if (vector instanceof IntVector v) {
-      v.set(row, (Integer) value);
-    } else if (vector instanceof BitVector v) {
-      v.set(row, (Boolean) value ? 1 : 0);
-    } else if (vector instanceof DecimalVector v) {
-      v.setSafe(row, (BigDecimal) value);
-    } else if (vector instanceof VarCharVector v) {
-      v.setSafe(row, ((String) value).getBytes(StandardCharsets.UTF_8));
-    } else {
-      throw new IllegalStateException("no setter for " + vector.getClass());
-    }
   }
 }

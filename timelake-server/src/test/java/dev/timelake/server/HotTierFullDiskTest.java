@@ -2,14 +2,12 @@ package dev.timelake.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,13 +49,7 @@ class HotTierFullDiskTest extends WithLineProtocolServer {
 
   @Test
   void aFullLogAnswers503AndLosesNothingAnswered() throws Exception {
-    tiered =
-        LineProtocolServer.start(
-            lake,
-            new InetSocketAddress("127.0.0.1", 0),
-            new Credentials("tl", PASSWORD),
-            Optional.empty(),
-            Optional.of(new HotTierSettings(1_000_000, Duration.ofHours(1), 64L << 20)));
+    tiered = tiered(lake, new HotTierSettings(1_000_000, Duration.ofHours(1), 64L << 20));
     int answered = 0;
     HttpResponse<String> refused = null;
     for (int request = 0; request < 200 && refused == null; request++) {

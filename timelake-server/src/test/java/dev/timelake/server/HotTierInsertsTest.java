@@ -14,7 +14,6 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,13 +42,7 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   }
 
   private void start() throws IOException, SQLException {
-    tiered =
-        LineProtocolServer.start(
-            lake,
-            new InetSocketAddress("127.0.0.1", 0),
-            new Credentials("tl", PASSWORD),
-            Optional.empty(),
-            Optional.of(HELD));
+    tiered = tiered(lake, HELD);
     pg =
         PgServer.start(
             lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));

@@ -17,7 +17,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,15 +37,6 @@ class HotTierTest extends WithLineProtocolServer {
     if (tiered != null) {
       tiered.close();
     }
-  }
-
-  private LineProtocolServer tiered(Lake on, HotTierSettings settings) throws IOException {
-    return LineProtocolServer.start(
-        on,
-        new InetSocketAddress("127.0.0.1", 0),
-        new Credentials("tl", PASSWORD),
-        Optional.empty(),
-        Optional.of(settings));
   }
 
   private HttpResponse<String> write(LineProtocolServer to, String query, String lines)

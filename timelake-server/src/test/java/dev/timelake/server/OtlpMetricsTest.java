@@ -31,8 +31,11 @@ import org.junit.jupiter.api.Test;
  * histograms with their buckets as sent, summaries with a column per quantile.
  */
 class OtlpMetricsTest extends WithLineProtocolServer {
-  @Test
-  void theSdksExporterWritesCountersAndHistograms() throws Exception {
+  /**
+   * A meter provider exporting to the server's namespace app through the SDK's OTLP/HTTP exporter
+   * (on demand: forceFlush), with {@code instrument} aggregated as {@code aggregation}.
+   */
+  private SdkMeterProvider provider(String instrument, Aggregation aggregation) {
     OtlpHttpMetricExporter exporter =
         OtlpHttpMetricExporter.builder()
             .setEndpoint("http://127.0.0.1:" + server.port() + "/v1/metrics?db=app")
@@ -40,17 +43,28 @@ class OtlpMetricsTest extends WithLineProtocolServer {
             .build();
     PeriodicMetricReader reader =
         PeriodicMetricReader.builder(exporter).setInterval(Duration.ofHours(1)).build();
+    return SdkMeterProvider.builder()
+        .setResource(
+            Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "pump-api")))
+        .registerMetricReader(reader)
+        .registerView(
+            InstrumentSelector.builder().setName(instrument).build(),
+            View.builder().setAggregation(aggregation).build())
+        .build();
+  }
+
+  /** Exports what {@code provider} holds, then closes it. */
+  private static void export(SdkMeterProvider provider) {
+    CompletableResultCode flushed = provider.forceFlush();
+    flushed.join(30, TimeUnit.SECONDS);
+    assertThat(flushed.isSuccess()).as("the exporter's request succeeded").isTrue();
+    provider.close();
+  }
+
+  @Test
+  void theSdksExporterWritesCountersAndHistograms() throws Exception {
     SdkMeterProvider provider =
-        SdkMeterProvider.builder()
-            .setResource(
-                Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "pump-api")))
-            .registerMetricReader(reader)
-            .registerView(
-                InstrumentSelector.builder().setName("request.duration").build(),
-                View.builder()
-                    .setAggregation(Aggregation.explicitBucketHistogram(List.of(0.1, 0.5, 2.5)))
-                    .build())
-            .build();
+        provider("request.duration", Aggregation.explicitBucketHistogram(List.of(0.1, 0.5, 2.5)));
     Meter meter = provider.get("timelake-test");
     LongCounter requests = meter.counterBuilder("http.requests").build();
     DoubleHistogram duration = meter.histogramBuilder("request.duration").build();
@@ -60,10 +74,7 @@ class OtlpMetricsTest extends WithLineProtocolServer {
     duration.record(0.05, get);
     duration.record(0.3, get);
     duration.record(7.0, get);
-    CompletableResultCode flushed = provider.forceFlush();
-    flushed.join(30, TimeUnit.SECONDS);
-    assertThat(flushed.isSuccess()).as("the exporter's request succeeded").isTrue();
-    provider.close();
+    export(provider);
 
     assertThat(lake.table("app.http_requests").seriesKey())
         .contains("method", "service_name", "temporality", "monotonic");
@@ -83,32 +94,15 @@ class OtlpMetricsTest extends WithLineProtocolServer {
 
   @Test
   void theSdksExporterWritesExponentialHistograms() throws Exception {
-    OtlpHttpMetricExporter exporter =
-        OtlpHttpMetricExporter.builder()
-            .setEndpoint("http://127.0.0.1:" + server.port() + "/v1/metrics?db=app")
-            .addHeader("Authorization", "Bearer " + PASSWORD)
-            .build();
-    PeriodicMetricReader reader =
-        PeriodicMetricReader.builder(exporter).setInterval(Duration.ofHours(1)).build();
     SdkMeterProvider provider =
-        SdkMeterProvider.builder()
-            .registerMetricReader(reader)
-            .registerView(
-                InstrumentSelector.builder().setName("latency").build(),
-                View.builder()
-                    .setAggregation(Aggregation.base2ExponentialBucketHistogram(4, 20))
-                    .build())
-            .build();
+        provider("latency", Aggregation.base2ExponentialBucketHistogram(4, 20));
     DoubleHistogram latency = provider.get("timelake-test").histogramBuilder("latency").build();
     latency.record(1.5);
     latency.record(3.0);
     latency.record(3.5);
     latency.record(0);
     latency.record(-2.0); // the SDK drops negative measurements of a histogram
-    CompletableResultCode flushed = provider.forceFlush();
-    flushed.join(30, TimeUnit.SECONDS);
-    assertThat(flushed.isSuccess()).as("the exporter's request succeeded").isTrue();
-    provider.close();
+    export(provider);
 
     List<List<Object>> stored =
         rows(

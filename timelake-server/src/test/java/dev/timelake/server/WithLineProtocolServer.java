@@ -43,6 +43,16 @@ abstract class WithLineProtocolServer {
     lake.close();
   }
 
+  /** A server of {@code on} on loopback for user tl, with a hot tier of {@code settings}. */
+  static LineProtocolServer tiered(Lake on, HotTierSettings settings) throws IOException {
+    return LineProtocolServer.start(
+        on,
+        new InetSocketAddress("127.0.0.1", 0),
+        new Credentials("tl", PASSWORD),
+        java.util.Optional.empty(),
+        java.util.Optional.of(settings));
+  }
+
   /** A server of {@code lake} on loopback for user tl with {@code password}, within limits. */
   static LineProtocolServer start(Lake lake, String password, LineProtocolServer.Limits limits)
       throws IOException {
