@@ -887,7 +887,8 @@ public final class SqlSession implements AutoCloseable {
       LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, Select select) {
     if (heldWrites.isEmpty()
         || !(select instanceof net.sf.jsqlparser.statement.select.Values values)
-        || !table.contract().isTimeSeries()) {
+        || !table.contract().isTimeSeries()
+        || !settings.isEnabled(dev.timelake.table.Settings.HOT_TIER, table.contract())) {
       return Optional.empty();
     }
     java.time.ZoneId zone;

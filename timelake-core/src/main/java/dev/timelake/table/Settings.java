@@ -261,6 +261,17 @@ public final class Settings {
           "0.1",
           "Answer queries for the newest row per series (QUALIFY row_number() … = 1, DISTINCT ON,"
               + " LATEST ON, timelake latest) from the table's last-value index, exactly.");
+  public static final Setting HOT_TIER =
+      declare(
+          "hot-tier",
+          SettingKind.BOOLEAN,
+          "true",
+          Set.of(TABLE, SESSION),
+          "0.1",
+          "A server's hot tier takes the writes of its clients (line protocol; INSERTs of constants"
+              + " outside a transaction), answered once in its log and committed later; false"
+              + " commits each write before answering it. The session's value overrides the"
+              + " table's.");
   public static final Setting ROLLUP_ROUTING =
       declare(
           "rollup-routing",

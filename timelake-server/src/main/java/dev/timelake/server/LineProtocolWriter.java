@@ -127,7 +127,10 @@ final class LineProtocolWriter {
     List<Prepared> committed = new ArrayList<>();
     for (Prepared table :
         prepare(access, LineProtocolPlanner.byTable(request.namespace(), points))) {
-      if (tier.isPresent() && !commitNow && !hasOrderedIndex(table.table())) {
+      if (tier.isPresent()
+          && !commitNow
+          && !hasOrderedIndex(table.table())
+          && !"false".equals(table.table().settings().get(Settings.HOT_TIER.name()))) {
         heldTables.add(table);
       } else {
         committed.add(table);

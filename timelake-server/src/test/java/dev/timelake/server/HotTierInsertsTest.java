@@ -116,6 +116,16 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aSessionWithTheHotTierOffCommitsEachInsert() throws Exception {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SET timelake.hot_tier = off");
+    }
+    insert(2, 1.5);
+    assertThat(committed()).isEqualTo(2);
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isZero();
+  }
+
+  @Test
   void anInsertInATransactionCommitsWithIt() throws Exception {
     connection.setAutoCommit(false);
     insert(2, 1.5);

@@ -148,6 +148,17 @@ class HotTierTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aTableWhoseHotTierIsOffIsCommittedAtOnce() throws Exception {
+    tiered = tiered(lake, HELD);
+    write(tiered, "", TWO);
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    lake.table("iot.readings").alter(java.util.Map.of("hot-tier", "off"));
+    write(tiered, "", "readings,tag=c value=3 1767225600\n");
+    assertThat(count("iot.readings")).isEqualTo(3);
+    assertThat(tierOf(lake).stats().rows()).isZero();
+  }
+
+  @Test
   void syncCommitAnswersOnceCommitted() throws Exception {
     tiered = tiered(lake, HELD);
     assertThat(write(tiered, "&sync=commit", TWO).statusCode()).isEqualTo(204);
