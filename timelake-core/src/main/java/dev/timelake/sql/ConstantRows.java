@@ -48,6 +48,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 final class ConstantRows {
   private static final long MAX_EXACT_DOUBLE = 1L << 53;
 
+  /**
+   * The most rows converted here: a larger VALUES list is a bulk load, which gains nothing from
+   * skipping DuckDB and is better staged there than held as Java values first.
+   */
+  static final int MAX_ROWS = 100_000;
+
   /** A decimal numeral DuckDB reads as DECIMAL (no exponent), of few enough digits. */
   private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]{1,15}(\\.[0-9]{0,15})?");
 
@@ -161,6 +167,9 @@ final class ConstantRows {
     if (!nested && list instanceof ParenthesedExpressionList<?>) {
       rows.add(new ArrayList<>(list)); // VALUES (a, b): one row
       return Optional.of(rows);
+    }
+    if (list.size() > MAX_ROWS) {
+      return Optional.empty();
     }
     for (Object row : list) {
       if (!(row instanceof ParenthesedExpressionList<?> values2)) {
