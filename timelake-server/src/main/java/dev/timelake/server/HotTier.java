@@ -186,6 +186,15 @@ final class HotTier implements AutoCloseable {
    */
   void write(
       LineProtocolRequest request, Map<TableName, Batch> tables, String digest, String user) {
+    force(holdUnforced(request, tables, digest, user));
+  }
+
+  /**
+   * Holds the request as {@link #write} does, but returns before its record is forced to disk: the
+   * log position to {@link #force}, or -1 for a resend (nothing to force).
+   */
+  private long holdUnforced(
+      LineProtocolRequest request, Map<TableName, Batch> tables, String digest, String user) {
     long position = -1;
     try {
       position = hold(request, tables, digest, user);
@@ -194,6 +203,15 @@ final class HotTier implements AutoCloseable {
         tables.values().forEach(batch -> batch.rows().close());
       }
     }
+    return position;
+  }
+
+  /**
+   * Returns once the log is on disk up to {@code position} (nothing for -1).
+   *
+   * @throws LineProtocolWriter.Stopping when the log cannot be forced
+   */
+  private void force(long position) {
     if (position < 0) {
       return;
     }
@@ -397,6 +415,11 @@ final class HotTier implements AutoCloseable {
     Duration age =
         oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest);
     return new Stats(heldRows, log.bytesHeld(), age);
+  }
+
+  /** How many times the log has been forced to disk. */
+  long logForces() {
+    return log.forces();
   }
 
   /** Rows held and not committed, the log's bytes on disk, the oldest held row's age. */
@@ -776,52 +799,96 @@ final class HotTier implements AutoCloseable {
    * dev.timelake.Session#holdWritesIn}): each is one record of the log, its rows as an Arrow batch,
    * answered once forced to disk, and counted in the ingest view as {@code source}'s.
    */
-  dev.timelake.HeldWrites heldWrites(String source) {
-    return new dev.timelake.HeldWrites() {
-      @Override
-      public BufferAllocator allocator() {
-        return allocator;
-      }
+  SessionHold heldWrites(String source) {
+    return new SessionHold(source, false);
+  }
 
-      @Override
-      public void hold(
-          TableName table, VectorSchemaRoot rows, Optional<String> ingestColumn, String user) {
-        LineProtocolRequest request;
-        try {
-          request =
-              new LineProtocolRequest(
-                  table.namespace(),
-                  LineProtocolRequest.Format.ARROW_IPC,
-                  LineProtocol.Precision.MICROSECONDS,
-                  micros(clock.instant()),
-                  HeldRowsIpc.bytes(rows));
-        } catch (RuntimeException e) {
-          rows.close();
-          throw e;
+  /**
+   * Like {@link #heldWrites}, for a connection that calls {@link SessionHold#forcePending} before
+   * it sends its client anything: a hold returns before its record is forced, so the INSERTs a
+   * client pipelines (a pgjdbc batch) share one force, and still none is answered before it is on
+   * disk.
+   */
+  SessionHold heldWritesForcedBeforeAnswering(String source) {
+    return new SessionHold(source, true);
+  }
+
+  /** A session's INSERTs into this tier; see {@link #heldWrites}. */
+  final class SessionHold implements dev.timelake.HeldWrites {
+    private final String source;
+    private final boolean deferForce;
+    private volatile long pending = -1;
+
+    private SessionHold(String source, boolean deferForce) {
+      this.source = source;
+      this.deferForce = deferForce;
+    }
+
+    @Override
+    public BufferAllocator allocator() {
+      return allocator;
+    }
+
+    @Override
+    public void hold(
+        TableName table, VectorSchemaRoot rows, Optional<String> ingestColumn, String user) {
+      LineProtocolRequest request;
+      try {
+        request =
+            new LineProtocolRequest(
+                table.namespace(),
+                LineProtocolRequest.Format.ARROW_IPC,
+                LineProtocol.Precision.MICROSECONDS,
+                micros(clock.instant()),
+                HeldRowsIpc.bytes(rows));
+      } catch (RuntimeException e) {
+        rows.close();
+        throw e;
+      }
+      int count = rows.getRowCount();
+      try {
+        long position =
+            holdUnforced(
+                request,
+                Map.of(table, new Batch(rows, ingestColumn)),
+                java.util.UUID.randomUUID().toString(),
+                user);
+        if (deferForce) {
+          pending = Math.max(pending, position);
+        } else {
+          force(position);
         }
-        int count = rows.getRowCount();
-        try {
-          write(
-              request,
-              Map.of(table, new Batch(rows, ingestColumn)),
-              java.util.UUID.randomUUID().toString(),
-              user);
-          IngestMonitor.of(lake).written(table, count, source);
-        } catch (LineProtocolWriter.Stopping e) {
-          throw new dev.timelake.CommitFailedException(e.getMessage(), e);
-        }
+        IngestMonitor.of(lake).written(table, count, source);
+      } catch (LineProtocolWriter.Stopping e) {
+        throw new dev.timelake.CommitFailedException(e.getMessage(), e);
       }
+    }
 
-      @Override
-      public void commitHeld() {
-        flush(Duration.ofSeconds(30));
+    /**
+     * Forces what this session held since the last call to disk; the connection calls it before it
+     * sends anything, so no answer leaves before what it answers is durable.
+     *
+     * @throws IOException when the log cannot be forced: what was held stays held, and is
+     *     committed; the connection's answers since the last force must not be sent
+     */
+    void forcePending() throws IOException {
+      long position = pending;
+      if (position < 0) {
+        return;
       }
+      log.force(position);
+      pending = -1;
+    }
 
-      @Override
-      public void commitHeld(TableName table) {
-        flush(table, Duration.ofSeconds(30));
-      }
-    };
+    @Override
+    public void commitHeld() {
+      flush(Duration.ofSeconds(30));
+    }
+
+    @Override
+    public void commitHeld(TableName table) {
+      flush(table, Duration.ofSeconds(30));
+    }
   }
 
   /** The tier of {@code lake} in this process, if it has one. */

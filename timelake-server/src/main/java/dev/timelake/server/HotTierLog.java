@@ -55,6 +55,10 @@ final class HotTierLog implements AutoCloseable {
   /** Bytes known to be on disk. */
   private volatile long forced;
 
+  /** How many times the log was forced to disk: what group forcing saves shows here. */
+  private final java.util.concurrent.atomic.AtomicLong forces =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /** Set when an append failed and could not be undone: nothing more is appended. */
   private String broken;
 
@@ -184,6 +188,7 @@ final class HotTierLog implements AutoCloseable {
         }
         try {
           current.force(false);
+          forces.incrementAndGet();
           forced = target;
         } catch (java.nio.channels.ClosedChannelException e) {
           // A roll closed it, after forcing it: look again at the segment that follows.
@@ -220,6 +225,11 @@ final class HotTierLog implements AutoCloseable {
 
   private Path segmentPath(int number) {
     return folder.resolve(epoch + "-" + String.format("%08d", number) + SUFFIX);
+  }
+
+  /** How many times the log has been forced to disk. */
+  long forces() {
+    return forces.get();
   }
 
   /** Deletes the closed segments whose records are all numbered below {@code firstUnflushed}. */

@@ -163,7 +163,14 @@ final class PgConnection implements Runnable {
   /** Opens the session of a client logged in as {@code user} and tells it the server's settings. */
   private void greet(String user, Map<String, String> startup) throws IOException {
     session = lake.newSession(credentials.accessOf(user));
-    HotTier.of(lake).ifPresent(tier -> session.holdWritesIn(tier.heldWrites("PostgreSQL")));
+    HotTier.of(lake)
+        .ifPresent(
+            tier -> {
+              // Pipelined INSERTs share a force, done before any answer leaves for the client.
+              HotTier.SessionHold hold = tier.heldWritesForcedBeforeAnswering("PostgreSQL");
+              session.holdWritesIn(hold);
+              out.beforeSending(hold::forcePending);
+            });
     out.begin('R').int32(0).end(); // AuthenticationOk
     parameter("server_version", "16.0 (Timelake)");
     parameter("server_encoding", "UTF8");

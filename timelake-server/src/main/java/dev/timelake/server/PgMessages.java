@@ -144,8 +144,25 @@ final class PgMessages {
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final ByteArrayOutputStream message = new ByteArrayOutputStream();
 
+    /** Runs before buffered messages are sent; see {@link #beforeSending}. */
+    interface BeforeSending {
+      void run() throws IOException;
+    }
+
+    private BeforeSending beforeSending;
+
     Writer(OutputStream out) {
       this.out = out;
+    }
+
+    /**
+     * Runs {@code hook} before anything buffered is sent (the hot tier forcing what the
+     * connection's answers say is written). When it fails, what is buffered is dropped, the client
+     * gets a FATAL error saying the outcome of its writes since its last answer is unknown, and the
+     * failure is thrown: the connection ends.
+     */
+    void beforeSending(BeforeSending hook) {
+      this.beforeSending = hook;
     }
 
     /** An ErrorResponse: severity, SQLSTATE, message and, when given, the detail. */
@@ -240,6 +257,26 @@ final class PgMessages {
     }
 
     void flush() throws IOException {
+      if (beforeSending != null) {
+        try {
+          beforeSending.run();
+        } catch (IOException e) {
+          beforeSending = null;
+          buffer.reset();
+          errorResponse(
+              "FATAL",
+              "58030",
+              "The server could not make its hot tier's log durable ("
+                  + e.getMessage()
+                  + "); the outcome of this connection's INSERTs since its last answer is"
+                  + " unknown, and the connection ends",
+              null);
+          buffer.writeTo(out);
+          buffer.reset();
+          out.flush();
+          throw e;
+        }
+      }
       buffer.writeTo(out);
       buffer.reset();
       out.flush();

@@ -97,6 +97,25 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aBatchOfInsertsSharesForcesOfTheLog() throws Exception {
+    long before = HotTier.of(lake).orElseThrow().logForces();
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO iot.readings VALUES (?, ?, ?)")) {
+      for (int i = 0; i < 200; i++) {
+        insert.setString(1, "pump-" + i);
+        insert.setTimestamp(2, new Timestamp(1_767_225_600_000L));
+        insert.setDouble(3, i);
+        insert.addBatch();
+      }
+      assertThat(insert.executeBatch()).hasSize(200).containsOnly(1);
+    }
+    long forces = HotTier.of(lake).orElseThrow().logForces() - before;
+    assertThat(forces).as("forces for 200 pipelined inserts").isPositive().isLessThan(20);
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(200);
+    assertThat(read("SELECT count(*) FROM iot.readings")).containsExactly(200L);
+  }
+
+  @Test
   void settingsAndCatalogQueriesLeaveHeldRowsHeld() throws Exception {
     insert(5, 1.5);
     try (Statement statement = connection.createStatement()) {

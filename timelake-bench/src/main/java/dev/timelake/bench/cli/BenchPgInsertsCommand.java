@@ -57,6 +57,14 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
   private int insertsWithoutTier = 200;
 
   @Option(
+      names = "--batch",
+      paramLabel = "N",
+      description =
+          "Sends the inserts as pgjdbc batches of N (addBatch, executeBatch: pipelined, one"
+              + " answer per batch waited for) instead of one at a time (default 1).")
+  private int batchSize = 1;
+
+  @Option(
       names = "--hot-tier",
       paramLabel = "on|off|both",
       description = "Measures the server with its hot tier, without it, or both (default both).")
@@ -73,8 +81,9 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (inserts < 1 || insertsWithoutTier < 1) {
-      throw TimelakeException.validation("--inserts and --inserts-without-tier are at least 1");
+    if (inserts < 1 || insertsWithoutTier < 1 || batchSize < 1) {
+      throw TimelakeException.validation(
+          "--inserts, --inserts-without-tier and --batch are at least 1");
     }
     if (!List.of("on", "off", "both").contains(hotTier)) {
       throw TimelakeException.validation("--hot-tier is on, off or both, not '%s'", hotTier);
@@ -171,22 +180,36 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
    * Sends the warm-up inserts, then {@code count} measured ones, each waited for; returns the
    * measured seconds and the latencies' median and 99th percentile in ms.
    */
-  private static double[] run(Connection connection, String sql, int count) throws SQLException {
+  private double[] run(Connection connection, String sql, int count) throws SQLException {
     long[] latencies = new long[count];
     long started = 0;
     try (PreparedStatement insert = connection.prepareStatement(sql)) {
+      long sent = System.nanoTime();
       for (int i = 0; i < WARM_UP + count; i++) {
         if (i == WARM_UP) {
           started = System.nanoTime();
+          sent = started;
         }
-        long sent = System.nanoTime();
         insert.setString(1, "tag-" + (i % 100));
         insert.setTimestamp(2, new Timestamp(1_767_225_600_000L + i * 1000L));
         insert.setDouble(3, i * 0.5);
-        insert.executeUpdate();
-        if (i >= WARM_UP) {
-          latencies[i - WARM_UP] = System.nanoTime() - sent;
+        if (batchSize == 1) {
+          insert.executeUpdate();
+        } else {
+          insert.addBatch();
+          if ((i + 1) % batchSize != 0 && i + 1 != WARM_UP && i + 1 != WARM_UP + count) {
+            continue;
+          }
+          insert.executeBatch();
         }
+        // A batch's inserts each wait as long as the batch took.
+        long answered = System.nanoTime();
+        for (int j = Math.max(WARM_UP, i + 1 - batchSize); j <= i; j++) {
+          if (j >= WARM_UP && latencies[j - WARM_UP] == 0) {
+            latencies[j - WARM_UP] = answered - sent;
+          }
+        }
+        sent = answered;
       }
     }
     double seconds = (System.nanoTime() - started) / 1e9;
@@ -202,11 +225,12 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
         .streams()
         .out()
         .printf(
-            "%-24s %,9.0f inserts/s  (%,d in %.2f s; latency median %.2f ms, p99 %.2f ms;"
+            "%-24s %,9.0f inserts/s  (%,d%s in %.2f s; latency median %.2f ms, p99 %.2f ms;"
                 + " stored %,d of %,d rows)%n",
             target,
             count / figures[0],
             count,
+            batchSize == 1 ? "" : " in batches of " + batchSize,
             figures[0],
             figures[1],
             figures[2],
