@@ -76,7 +76,8 @@ final class ConstantRows {
    * {@code values}' rows for {@code columns} of {@code table} (the INSERT's column list; empty for
    * the table's columns in order, less its insertion time), as a batch holding those columns and
    * the insertion-time column (left unset); instants without an offset are local times of {@code
-   * zone}. Empty when the rows are not certain to convert as DuckDB converts them.
+   * zone} (converted here only when the zone is a fixed offset such as UTC). Empty when the rows
+   * are not certain to convert as DuckDB converts them.
    */
   static Optional<VectorSchemaRoot> of(
       TableContract table,
@@ -338,7 +339,7 @@ final class ConstantRows {
 
   /**
    * Microseconds since 1970-01-01: of an instant ({@code zone} present: a local time without an
-   * offset is one of that zone, unless a clock change makes it none or two), or of a local
+   * offset is one of that zone when the zone is a fixed offset such as UTC), or of a local
    * timestamp read as UTC (zone empty; no offset allowed).
    */
   private static Optional<Long> instant(String text, Optional<ZoneId> zone) {
@@ -376,12 +377,13 @@ final class ConstantRows {
       offset = ZoneOffset.UTC;
     } else if (offsetText != null) {
       offset = ZoneOffset.of(offsetText.equals("Z") ? "Z" : offsetText);
+    } else if (zone.get().getRules().isFixedOffset()) {
+      offset = zone.get().getRules().getOffset(java.time.Instant.EPOCH);
     } else {
-      List<ZoneOffset> offsets = zone.get().getRules().getValidOffsets(local);
-      if (offsets.size() != 1) {
-        return Optional.empty(); // skipped or repeated by a clock change: DuckDB's own rule
-      }
-      offset = offsets.get(0);
+      // A local time of a zone with rules: Java's time-zone data and DuckDB's (ICU's) can be of
+      // different releases, and a zone whose rules changed between them would give another
+      // instant; and a clock change may skip or repeat it. DuckDB reads it.
+      return Optional.empty();
     }
     return Optional.of(
         ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), local)
