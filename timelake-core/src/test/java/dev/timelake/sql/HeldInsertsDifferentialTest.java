@@ -117,8 +117,6 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     assertThat(rows("SELECT " + columns + " FROM t.held ORDER BY tag"))
         .as("tables after %d statements (%s)", statements, random)
         .isEqualTo(rows("SELECT " + columns + " FROM t.plain ORDER BY tag"));
-    System.out.printf(
-        "%d of %d statements held, %d refused%n", heldStatements, statements, failures);
     assertThat(heldStatements).as("statements held (%s)", random).isGreaterThan(statements / 10);
     assertThat(failures).as("statements refused (%s)", random).isGreaterThan(statements / 10);
   }
@@ -132,7 +130,7 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     }
     sql.append("VALUES ");
     int rows = 1 + random.nextInt(3);
-    boolean typical = random.nextBoolean(); // mostly what a driver sends: held, when right
+    boolean typical = random.nextInt(3) > 0; // mostly what a driver sends: held, when right
     for (int r = 0; r < rows; r++) {
       sql.append(r == 0 ? "" : ", ")
           .append("('r")
