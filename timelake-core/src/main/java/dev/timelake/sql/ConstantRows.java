@@ -54,8 +54,14 @@ final class ConstantRows {
    */
   static final int MAX_ROWS = 100_000;
 
-  /** A decimal numeral DuckDB reads as DECIMAL (no exponent), of few enough digits. */
-  private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]{1,15}(\\.[0-9]{0,15})?");
+  /**
+   * A decimal numeral DuckDB reads as DECIMAL (no exponent): with at most 15 digits in all, its
+   * unscaled value is exact as a double, so DuckDB's DECIMAL to DOUBLE (a division of two exact
+   * doubles) and Java's parse both give the nearest double.
+   */
+  private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
+
+  private static final int MAX_DECIMAL_DIGITS = 15;
 
   /** A number in a string: what DuckDB's cast reads as it is, with no spaces around it. */
   private static final Pattern NUMBER_TEXT =
@@ -90,6 +96,9 @@ final class ConstantRows {
     if (targets.isEmpty() || rows.isEmpty()) {
       return Optional.empty();
     }
+    if (rows.get().size() > 1 && !sameKindPerColumn(rows.get())) {
+      return Optional.empty();
+    }
     List<List<Object>> converted = new ArrayList<>();
     for (List<Object> row : rows.get()) {
       if (row.size() != targets.get().size()) {
@@ -114,6 +123,53 @@ final class ConstantRows {
       }
     }
     return Optional.of(batch(table, targets.get(), converted, allocator));
+  }
+
+  /**
+   * Whether each column's values are of one kind in every row (NULLs aside). DuckDB gives a VALUES
+   * list's column one type, combined from its rows' (a string and a TIMESTAMPTZ do not combine; an
+   * integer and a fraction become a wider DECIMAL), then casts it; values of one kind keep their
+   * own meaning, which is what is converted here.
+   */
+  private static boolean sameKindPerColumn(List<List<Object>> rows) {
+    int width = rows.get(0).size();
+    for (int c = 0; c < width; c++) {
+      String kind = null;
+      for (List<Object> row : rows) {
+        if (row.size() != width) {
+          return false;
+        }
+        String own = kind(row.get(c));
+        if (own.equals("NULL")) {
+          continue;
+        }
+        if (kind != null && !kind.equals(own)) {
+          return false;
+        }
+        kind = own;
+      }
+    }
+    return true;
+  }
+
+  /** A constant's kind as a VALUES column's type is combined: fractions by their scale. */
+  private static String kind(Object expression) {
+    Object value =
+        expression instanceof SignedExpression signed ? signed.getExpression() : expression;
+    if (value instanceof NullValue) {
+      return "NULL";
+    } else if (value instanceof LongValue) {
+      return "INTEGER";
+    } else if (value instanceof DoubleValue fraction) {
+      String text = fraction.toString();
+      int point = text.indexOf('.');
+      return "DECIMAL " + (point < 0 ? text : text.substring(point + 1).length());
+    } else if (value instanceof CastExpression cast && cast.getColDataType() != null) {
+      return "CAST " + cast.getColDataType().getDataType().toUpperCase(Locale.ROOT);
+    } else if (value instanceof DateTimeLiteralExpression typed) {
+      return "TYPED " + typed.getType();
+    }
+    return value.getClass().getSimpleName(); // StringValue, BooleanValue, …
   }
 
   /** A NULL, apart from "no certain value". */
@@ -271,7 +327,8 @@ final class ConstantRows {
       return integer(new BigInteger(numeral), type);
     }
     // A fraction: exact only into DOUBLE/FLOAT, where few digits read as Java reads them.
-    if (!PLAIN_DECIMAL.matcher(digits).matches()) {
+    if (!PLAIN_DECIMAL.matcher(digits).matches()
+        || digits.chars().filter(Character::isDigit).count() > MAX_DECIMAL_DIGITS) {
       return Optional.empty();
     }
     // A DECIMAL has no negative zero: -0.0 written in a statement is 0.

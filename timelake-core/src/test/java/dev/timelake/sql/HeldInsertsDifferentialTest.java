@@ -48,6 +48,7 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
           "-0.0",
           "0.1",
           "123456789012.125",
+          "123456789012345.125",
           "1e5",
           "0.30000000000000004",
           ".5",
@@ -91,7 +92,7 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     TestRandom random = TestRandom.create();
     run("CREATE TABLE t.held " + COLUMNS + " WITH (time_column = 'time', series_key = 'tag')");
     run("CREATE TABLE t.plain " + COLUMNS + " WITH (time_column = 'time', series_key = 'tag')");
-    int statements = Integer.getInteger("timelake.differential.inserts", 150);
+    int statements = Integer.getInteger("timelake.differential.inserts", 100);
     long failures = 0;
     try (BufferAllocator allocator = new RootAllocator();
         Session held = lake.newSession().holdWritesIn(tier(allocator))) {
@@ -117,7 +118,7 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     assertThat(rows("SELECT " + columns + " FROM t.held ORDER BY tag"))
         .as("tables after %d statements (%s)", statements, random)
         .isEqualTo(rows("SELECT " + columns + " FROM t.plain ORDER BY tag"));
-    assertThat(heldStatements).as("statements held (%s)", random).isGreaterThan(statements / 10);
+    assertThat(heldStatements).as("statements held (%s)", random).isGreaterThan(statements / 20);
     assertThat(failures).as("statements refused (%s)", random).isGreaterThan(statements / 10);
   }
 
@@ -153,9 +154,9 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     int n = random.nextInt(2000) - 1000;
     return switch (c) {
       case 0, 1 -> Integer.toString(n);
-      case 2 ->
-          random.nextBoolean() ? n / 8.0 + "" : "CAST('" + random.nextGaussian() + "' AS DOUBLE)";
-      case 3 -> n / 4.0 + "";
+      // as pgjdbc binds a double; and fractions of one scale, as a VALUES column combines them
+      case 2 -> "CAST('" + random.nextGaussian() + "' AS DOUBLE)";
+      case 3 -> String.format(java.util.Locale.ROOT, "%.2f", n / 4.0);
       case 4 -> random.nextBoolean() ? "TRUE" : "FALSE";
       case 5 -> "'2026-0" + (1 + random.nextInt(9)) + "-1" + random.nextInt(10) + "'";
       case 6 -> "'2026-03-29 0" + random.nextInt(10) + ":" + (10 + random.nextInt(50)) + ":00'";
