@@ -149,6 +149,45 @@ public final class SqlSession implements AutoCloseable {
         || classified instanceof ClassifiedStatement.CatalogQuery);
   }
 
+  /**
+   * Has the session's tier commit what it holds of every table {@code text} may name (each name or
+   * pair of names joined by a dot among its tokens; a tier holds few tables, and a name it does not
+   * hold costs a lookup): a catalog query reads the catalog, but one that also reads a lake table
+   * reads what was answered.
+   */
+  private void commitHeldNamedIn(String text) {
+    if (heldWrites.isEmpty()) {
+      return;
+    }
+    List<dev.timelake.engine.SqlLexer.Token> tokens =
+        dev.timelake.engine.SqlLexer.tokens(text).tokens();
+    for (int i = 0; i < tokens.size(); i++) {
+      if (!isName(tokens.get(i))) {
+        continue;
+      }
+      String first = SyntaxNames.unquote(tokens.get(i).text());
+      boolean dotted =
+          i + 2 < tokens.size()
+              && tokens.get(i + 1).text().equals(".")
+              && isName(tokens.get(i + 2));
+      try {
+        heldWrites
+            .get()
+            .commitHeld(
+                dotted
+                    ? new TableName(first, SyntaxNames.unquote(tokens.get(i + 2).text()))
+                    : new TableName(TableName.DEFAULT_NAMESPACE, first));
+      } catch (dev.timelake.ValidationException | IllegalArgumentException e) {
+        // not a name a table can have
+      }
+    }
+  }
+
+  private static boolean isName(dev.timelake.engine.SqlLexer.Token token) {
+    return token.kind() == dev.timelake.engine.SqlLexer.Kind.WORD
+        || token.kind() == dev.timelake.engine.SqlLexer.Kind.QUOTED_IDENTIFIER;
+  }
+
   /** Has the session's tier commit what it holds, so that the statement about to run reads it. */
   private void commitHeld() {
     heldWrites.ifPresent(dev.timelake.HeldWrites::commitHeld);
@@ -485,6 +524,8 @@ public final class SqlSession implements AutoCloseable {
     PostgresCatalog.refuseInternalNames(text);
     if (readsTables(classified)) {
       commitHeld();
+    } else if (classified instanceof ClassifiedStatement.CatalogQuery) {
+      commitHeldNamedIn(text);
     }
     if (classified instanceof ClassifiedStatement.Transaction control) {
       // A prepared BEGIN or COMMIT, run by EXECUTE: the session's, never DuckDB's.

@@ -145,6 +145,16 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aCatalogQueryThatReadsALakeTableReadsWhatWasAnswered() throws Exception {
+    insert(3, 1.5);
+    assertThat(
+            read(
+                "SELECT count(*) FROM iot.readings, pg_catalog.pg_namespace n"
+                    + " WHERE n.nspname = 'iot'"))
+        .containsExactly(3L);
+  }
+
+  @Test
   void anInsertInATransactionCommitsWithIt() throws Exception {
     connection.setAutoCommit(false);
     insert(2, 1.5);
