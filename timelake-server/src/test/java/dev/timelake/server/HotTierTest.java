@@ -115,34 +115,14 @@ class HotTierTest extends WithLineProtocolServer {
   void statementsOfTheServersClientsReadWhatItAnswered() throws Exception {
     tiered = tiered(lake, HELD);
     write(tiered, "", TWO);
-    try (PgServer pg =
-            PgServer.start(
-                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-        Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
-        Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery("SELECT count(*) FROM iot.readings")) {
-      result.next();
-      assertThat(result.getLong(1)).isEqualTo(2);
-    }
+    assertThat(countOverPostgres("iot.readings")).isEqualTo(2);
   }
 
   @Test
   void aQueryCommitsWhatIsHeldOfTheTablesItReadsOnly() throws Exception {
     tiered = tiered(lake, HELD);
     write(tiered, "", TWO + "other,tag=a value=1 1767225600\n");
-    try (PgServer pg =
-            PgServer.start(
-                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-        Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
-        Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery("SELECT count(*) FROM iot.readings")) {
-      result.next();
-      assertThat(result.getLong(1)).isEqualTo(2);
-    }
+    assertThat(countOverPostgres("iot.readings")).isEqualTo(2);
     assertThat(tierOf(lake).stats().rows()).isEqualTo(1); // iot.other's row, still held
     assertThat(count("iot.other")).isZero();
   }
@@ -293,6 +273,21 @@ class HotTierTest extends WithLineProtocolServer {
     assertThatThrownBy(() -> tiered(lake, HELD))
         .hasMessageContaining("Cannot create the work folder")
         .hasMessageContaining("hot-tier");
+  }
+
+  /** The rows of {@code table} as a client of this server's PostgreSQL port counts them. */
+  private long countOverPostgres(String table) throws Exception {
+    try (PgServer pg =
+            PgServer.start(
+                lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
+        Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SELECT count(*) FROM " + table)) {
+      result.next();
+      return result.getLong(1);
+    }
   }
 
   /** The server stops as a crash would: nothing held is committed, the log stays. */
