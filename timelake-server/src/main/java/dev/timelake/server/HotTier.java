@@ -26,12 +26,13 @@ import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * A server's hot tier: line-protocol writes acknowledged once they are in the write-ahead log on
- * disk ({@link HotTierLog}), and committed to their tables later, many requests per append, by one
- * flusher thread — when a table holds {@link HotTierSettings#maxRows} rows, when its oldest is
- * {@link HotTierSettings#maxAge} old, before a statement of this server reads the lake, and when
- * the server stops. A write keeps the time it was acknowledged as its rows' insertion time, so the
- * newest write of a key wins as if it had been committed at once.
+ * A server's hot tier: line-protocol writes and its clients' INSERTs of constants acknowledged once
+ * they are in the write-ahead log on disk ({@link HotTierLog}), and committed to their tables
+ * later, many requests per append, by one flusher thread — when a table holds {@link
+ * HotTierSettings#maxRows} rows, when its oldest is {@link HotTierSettings#maxAge} old, before a
+ * statement of this server's clients reads the table (see {@link SessionHold}), and when the server
+ * stops. A write keeps the time it was acknowledged as its rows' insertion time, so the newest
+ * write of a key wins as if it had been committed at once.
  *
  * <p>Each flush names the log's epoch and the records it covers in its batch id. When the server
  * starts, what an earlier one left in the log is committed first: a table's records that one of its
