@@ -2,12 +2,10 @@ package dev.timelake.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,8 +38,7 @@ class HotTierDifferentialTest extends WithLineProtocolServer {
               + " time DESC) = 1 ORDER BY tag",
           "SELECT tag, time, value FROM %s ORDER BY time DESC, tag LIMIT 7");
 
-  private LineProtocolServer tiered;
-  private PgServer pg;
+  private TieredServers served;
   private Connection connection;
 
   @AfterEach
@@ -50,28 +47,20 @@ class HotTierDifferentialTest extends WithLineProtocolServer {
   }
 
   private void open() throws Exception {
-    tiered = tiered(lake, HELD);
-    pg =
-        PgServer.start(
-            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-    connection =
-        DriverManager.getConnection(
-            "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
+    served = TieredServers.start(lake, HELD);
+    connection = served.connection;
   }
 
   private void close() throws Exception {
-    if (connection != null) {
-      connection.close();
-      pg.close();
-      tiered.close();
-      connection = null;
+    if (served != null) {
+      served.close();
+      served = null;
     }
   }
 
   @Test
   void queriesOverTheTierEqualThoseOverDirectCommits() throws Exception {
-    String given = System.getProperty("tests.seed");
-    long seed = given == null ? new Random().nextLong() : Long.parseUnsignedLong(given, 16);
+    long seed = TestSeed.seed();
     String replay = "-Dtests.seed=" + Long.toHexString(seed);
     Random random = new Random(seed);
     for (String table : List.of("iot.tiered", "iot.direct")) {
@@ -169,7 +158,7 @@ class HotTierDifferentialTest extends WithLineProtocolServer {
         HttpRequest.newBuilder(
                 URI.create(
                     "http://127.0.0.1:"
-                        + tiered.port()
+                        + served.lineProtocol.port()
                         + "/api/v2/write?bucket=iot&precision=s"
                         + query))
             .header("Authorization", "Token " + PASSWORD)

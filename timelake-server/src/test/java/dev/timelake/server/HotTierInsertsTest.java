@@ -3,10 +3,7 @@ package dev.timelake.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,8 +26,7 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   private static final HotTierSettings HELD =
       new HotTierSettings(1_000_000, Duration.ofHours(1), 64L << 20);
 
-  private LineProtocolServer tiered;
-  private PgServer pg;
+  private TieredServers served;
   private Connection connection;
 
   @BeforeEach
@@ -41,22 +37,16 @@ class HotTierInsertsTest extends WithLineProtocolServer {
     start();
   }
 
-  private void start() throws IOException, SQLException {
-    tiered = tiered(lake, HELD);
-    pg =
-        PgServer.start(
-            lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
-    connection =
-        DriverManager.getConnection(
-            "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
+  private void start() throws Exception {
+    served = TieredServers.start(lake, HELD);
+    connection = served.connection;
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (connection != null) {
-      connection.close();
-      pg.close();
-      tiered.close();
+    if (served != null) {
+      served.close();
+      served = null;
     }
   }
 

@@ -123,8 +123,7 @@ class MetricsBodyFuzzTest {
 
   @Test
   void damagedBodiesAreRefusedWithTheFormatsOwnError() throws IOException {
-    String given = System.getProperty("tests.seed");
-    long seed = given == null ? new Random().nextLong() : Long.parseUnsignedLong(given, 16);
+    long seed = TestSeed.seed();
     System.out.println("MetricsBodyFuzzTest seed " + Long.toHexString(seed));
     Random random = new Random(seed);
     byte[] remoteWrite = remoteWrite();
