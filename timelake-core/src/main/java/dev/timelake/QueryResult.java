@@ -23,6 +23,12 @@ public final class QueryResult implements AutoCloseable {
   private final List<String> columnNames;
   private final List<String> columnTypes;
 
+  /**
+   * Per column, true for TIMESTAMP WITH TIME ZONE: read as microseconds and made an instant in UTC
+   * here, as documented above; the driver's own conversion gives the JVM's default zone's offset.
+   */
+  private final boolean[] instants;
+
   QueryResult(StatementOutcome outcome) {
     this.outcome = outcome;
     List<String> names = new ArrayList<>();
@@ -40,6 +46,10 @@ public final class QueryResult implements AutoCloseable {
     }
     this.columnNames = Collections.unmodifiableList(names);
     this.columnTypes = Collections.unmodifiableList(types);
+    this.instants = new boolean[types.size()];
+    for (int i = 0; i < types.size(); i++) {
+      instants[i] = "TIMESTAMP WITH TIME ZONE".equals(types.get(i));
+    }
   }
 
   /** What kind of statement ran. */
@@ -98,11 +108,22 @@ public final class QueryResult implements AutoCloseable {
   /** The value of column {@code index} (0-based) in the current row. */
   public Object value(int index) {
     try {
-      return resultSet().getObject(index + 1);
+      ResultSet rows = resultSet();
+      if (instants[index]) {
+        long micros = rows.getLong(index + 1);
+        return rows.wasNull() ? null : utc(micros);
+      }
+      return rows.getObject(index + 1);
     } catch (SQLException e) {
       throw new QueryFailedException(
           "Cannot read column " + index + " of the current row: " + e.getMessage(), e);
     }
+  }
+
+  private static java.time.OffsetDateTime utc(long micros) {
+    return java.time.Instant.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L)
+        .atOffset(java.time.ZoneOffset.UTC);
   }
 
   /** Reads every remaining row. */
