@@ -172,6 +172,15 @@ final class ConstantRows {
     return value.getClass().getSimpleName(); // StringValue, BooleanValue, …
   }
 
+  /**
+   * The columns a batch for {@code table} holds (all but the insertion-time column), when the tier
+   * may take its rows: each of a type built from Java values, no logical clock or index
+   * granularity.
+   */
+  static Optional<List<Column>> heldColumns(TableContract table) {
+    return targets(table, List.of());
+  }
+
   /** A NULL, apart from "no certain value". */
   private static final Object NULL = new Object();
 

@@ -458,6 +458,10 @@ public final class SqlSession implements AutoCloseable {
       java.util.Set<Integer> touched;
       try (PendingAppend pending = new PendingAppend(table, work())) {
         pending.add(new AppendSource.CsvFile(csv), now);
+        Optional<StatementOutcome> held = holdCopied(table, pending);
+        if (held.isPresent()) {
+          return held.get();
+        }
         result = pending.commit("append", Optional.empty(), writer(), message -> {});
         touched = pending.touchedPartitions();
       }
@@ -919,6 +923,64 @@ public final class SqlSession implements AutoCloseable {
     return maintainAfter(outcome, table.name(), touched, now);
   }
 
+  /** The session's tier, when writes to {@code table} may be held in it. */
+  private Optional<dev.timelake.HeldWrites> tierFor(LoadedTable table) {
+    return heldWrites.filter(
+        tier ->
+            table.contract().isTimeSeries()
+                && settings.isEnabled(dev.timelake.table.Settings.HOT_TIER, table.contract()));
+  }
+
+  /**
+   * A COPY outside a transaction handed to the session's tier once staged and checked as any
+   * append's rows are (the same verdict and errors), read back as a batch like a held INSERT's; at
+   * most {@link ConstantRows#MAX_ROWS} rows (a larger COPY is a bulk load, committed at once).
+   * Empty when there is no tier or it cannot take them: the COPY commits as usual.
+   */
+  private Optional<StatementOutcome> holdCopied(LoadedTable table, PendingAppend pending) {
+    Optional<dev.timelake.HeldWrites> tier = tierFor(table);
+    Optional<List<dev.timelake.Column>> columns = ConstantRows.heldColumns(table.contract());
+    if (tier.isEmpty()
+        || columns.isEmpty()
+        || pending.rows() == 0
+        || pending.rows() > ConstantRows.MAX_ROWS) {
+      return Optional.empty();
+    }
+    Optional<String> insertionTime = table.contract().ingestTimeColumn();
+    Optional<org.apache.arrow.vector.VectorSchemaRoot> rows =
+        pending.stagedBatch(columns.get(), insertionTime, tier.get().allocator());
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    long kept;
+    try {
+      kept = pending.rowsLessCopies();
+    } catch (RuntimeException e) {
+      rows.get().close();
+      throw e;
+    }
+    long copies = rows.get().getRowCount() - kept;
+    tier.get()
+        .hold(
+            table.name(),
+            rows.get(),
+            insertionTime,
+            access.map(dev.timelake.ClientAccess::user).orElse(""));
+    return Optional.of(
+        StatementOutcome.wrote(
+            StatementKind.INSERT,
+            "Copied "
+                + rows(kept)
+                + " into "
+                + table.name()
+                + (copies == 0
+                    ? ""
+                    : " (" + copies + (copies == 1 ? " copy" : " copies") + " of a key kept once)")
+                + ", held in the hot tier",
+            kept,
+            List.of()));
+  }
+
   /**
    * An INSERT handed to the session's tier: constant rows outside a transaction, converted in Java
    * with certainty (see {@link ConstantRows}), into a time-series table without an index
@@ -926,10 +988,8 @@ public final class SqlSession implements AutoCloseable {
    */
   private Optional<StatementOutcome> held(
       LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, Select select) {
-    if (heldWrites.isEmpty()
-        || !(select instanceof net.sf.jsqlparser.statement.select.Values values)
-        || !table.contract().isTimeSeries()
-        || !settings.isEnabled(dev.timelake.table.Settings.HOT_TIER, table.contract())) {
+    if (tierFor(table).isEmpty()
+        || !(select instanceof net.sf.jsqlparser.statement.select.Values values)) {
       return Optional.empty();
     }
     java.time.ZoneId zone;
@@ -942,7 +1002,7 @@ public final class SqlSession implements AutoCloseable {
         columns == null
             ? List.of()
             : columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
-    dev.timelake.HeldWrites tier = heldWrites.get();
+    dev.timelake.HeldWrites tier = heldWrites.orElseThrow();
     Optional<org.apache.arrow.vector.VectorSchemaRoot> rows =
         ConstantRows.of(table.contract(), names, values, zone, tier.allocator());
     if (rows.isEmpty()) {

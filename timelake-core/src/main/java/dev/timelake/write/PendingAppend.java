@@ -128,6 +128,40 @@ public final class PendingAppend implements AutoCloseable {
         table.name(), rows, dropped, late, files.size(), snapshot.snapshotId());
   }
 
+  /**
+   * The rows a commit would write now: those staged less copies of a key within the append (the
+   * later copy is kept).
+   */
+  public long rowsLessCopies() {
+    requireOpen();
+    if (!table.contract().deduplicates() || stager.stagedRows() == 0) {
+      return stager.stagedRows();
+    }
+    String keys = dev.timelake.index.RowKeys.list(table.contract());
+    return ((Number)
+            connection.scalar(
+                "SELECT count(*) FROM (SELECT DISTINCT "
+                    + keys
+                    + " FROM "
+                    + stager.stageTable()
+                    + ")"))
+        .longValue();
+  }
+
+  /**
+   * The staged rows' {@code columns} as one Arrow batch in input order, with an unset {@code
+   * insertionTimeColumn} (what a write-ahead tier takes, see {@link dev.timelake.HeldWrites});
+   * empty when a value is an infinite instant or date. The batch is the caller's to close.
+   */
+  public Optional<org.apache.arrow.vector.VectorSchemaRoot> stagedBatch(
+      List<dev.timelake.Column> columns,
+      Optional<String> insertionTimeColumn,
+      org.apache.arrow.memory.BufferAllocator allocator) {
+    requireOpen();
+    return StagedBatch.read(
+        connection, stager.stageTable(), columns, insertionTimeColumn, allocator);
+  }
+
   /** The partitions the committed append wrote to. */
   public Set<Integer> touchedPartitions() {
     return Set.copyOf(touched);

@@ -16,11 +16,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * PostgreSQL clients' INSERTs on the hot tier: a one-row insert of constants (pgjdbc's bound
- * parameters) is answered once in the tier's log and committed later; the connection's next read
- * sees it; inside a transaction, or when the tier cannot convert a value, the INSERT commits as
- * before; after a crash every answered insert is committed once, and the newest write of a key
- * wins.
+ * PostgreSQL clients' INSERTs and COPYs on the hot tier: a one-row insert of constants (pgjdbc's
+ * bound parameters), or a COPY once checked, is answered once in the tier's log and committed
+ * later; the connection's next read sees it; inside a transaction, or when the tier cannot convert
+ * a value, the INSERT commits as before; after a crash every answered insert is committed once, and
+ * the newest write of a key wins.
  */
 class HotTierInsertsTest extends WithLineProtocolServer {
   private static final HotTierSettings HELD =
@@ -187,6 +187,40 @@ class HotTierInsertsTest extends WithLineProtocolServer {
     start();
     assertThat(committed()).isEqualTo(30);
     assertThat(snapshots("iot.readings")).isEqualTo(1); // the 30 inserts in one append, once
+  }
+
+  private long copy(String csv) throws SQLException, java.io.IOException {
+    return connection
+        .unwrap(org.postgresql.PGConnection.class)
+        .getCopyAPI()
+        .copyIn("COPY iot.readings FROM STDIN (FORMAT csv)", new java.io.StringReader(csv));
+  }
+
+  @Test
+  void aCopyIsAnsweredOnceHeldAndAfterACrashCommittedOnce() throws Exception {
+    String csv =
+        "pump-1,2026-01-01 00:00:00+00,1.5\n"
+            + "pump-2,2026-01-01 00:00:00+00,2.5\n"
+            + "pump-1,2026-01-01 00:00:00+00,3.5\n"; // a copy of the first row's key: kept once
+    assertThat(copy(csv)).as("rows copied, a copy of a key counted once").isEqualTo(2);
+    assertThat(committed()).isZero(); // held in the log, not committed
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(3);
+    HotTier.of(lake).orElseThrow().halt(); // as a crash: nothing committed, the log stays
+    stop();
+    start(); // commits what the log holds before it listens
+    assertThat(rows("SELECT tag, value FROM iot.readings ORDER BY tag"))
+        .containsExactly(List.of("pump-1", 3.5), List.of("pump-2", 2.5));
+    assertThat(snapshots("iot.readings")).isEqualTo(1);
+  }
+
+  @Test
+  void aCopyWithABadValueIsRefusedAndHoldsNothing() throws Exception {
+    assertThatThrownBy(() -> copy("pump-1,2026-01-01 00:00:00+00,1.5\npump-2,yesterday,2\n"))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("time")
+        .hasMessageContaining("yesterday");
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isZero();
+    assertThat(read("SELECT count(*) FROM iot.readings")).containsExactly(0L);
   }
 
   @Test

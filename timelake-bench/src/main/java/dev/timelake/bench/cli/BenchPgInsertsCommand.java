@@ -22,7 +22,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** Measures one-row INSERTs over pgjdbc on one connection, with and without the hot tier. */
+/**
+ * Measures one-row INSERTs (or pgjdbc batches, or COPYs) over pgjdbc on one connection, with and
+ * without the hot tier.
+ */
 @Command(
     name = "pg-inserts",
     description = {
@@ -65,6 +68,15 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
   private int batchSize = 1;
 
   @Option(
+      names = "--copy",
+      paramLabel = "N",
+      description =
+          "Sends the rows as COPY … FROM STDIN (FORMAT csv) of N rows each (pgjdbc's CopyManager,"
+              + " each waited for) instead of INSERTs; QuestDB, which has no COPY FROM STDIN, gets"
+              + " them as pgjdbc batches of N (default 0: INSERTs).")
+  private int copyRows;
+
+  @Option(
       names = "--hot-tier",
       paramLabel = "on|off|both",
       description = "Measures the server with its hot tier, without it, or both (default both).")
@@ -81,9 +93,12 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (inserts < 1 || insertsWithoutTier < 1 || batchSize < 1) {
+    if (inserts < 1 || insertsWithoutTier < 1 || batchSize < 1 || copyRows < 0) {
       throw TimelakeException.validation(
-          "--inserts, --inserts-without-tier and --batch are at least 1");
+          "--inserts, --inserts-without-tier and --batch are at least 1, --copy at least 0");
+    }
+    if (copyRows > 0 && batchSize > 1) {
+      throw TimelakeException.validation("--copy and --batch are ways to send rows: give one");
     }
     if (!List.of("on", "off", "both").contains(hotTier)) {
       throw TimelakeException.validation("--hot-tier is on, off or both, not '%s'", hotTier);
@@ -128,7 +143,10 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
           Connection connection =
               DriverManager.getConnection(
                   "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "bench", password)) {
-        figures = run(connection, "INSERT INTO bench_pg.readings VALUES (?, ?, ?)", measured);
+        figures =
+            copyRows > 0
+                ? copy(connection, "COPY bench_pg.readings FROM STDIN (FORMAT csv)", measured)
+                : run(connection, "INSERT INTO bench_pg.readings VALUES (?, ?, ?)", measured);
       } finally {
         if (http != null) {
           http.close(); // the hot tier commits what it holds
@@ -158,6 +176,9 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
         statement.execute(
             "CREATE TABLE readings (tag SYMBOL, time TIMESTAMP, value DOUBLE)"
                 + " TIMESTAMP(time) PARTITION BY DAY WAL");
+      }
+      if (copyRows > 0) {
+        batchSize = copyRows;
       }
       double[] figures = run(connection, "INSERT INTO readings VALUES (?, ?, ?)", inserts);
       long stored = 0;
@@ -219,6 +240,47 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
     };
   }
 
+  /**
+   * Sends the warm-up rows, then {@code count} measured ones, as COPYs of {@code --copy} rows each
+   * waited for; returns what {@link #run} returns, each row waiting as long as its COPY took.
+   */
+  private double[] copy(Connection connection, String sql, int count)
+      throws SQLException, java.io.IOException {
+    org.postgresql.copy.CopyManager copies =
+        connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+    long[] latencies = new long[count];
+    long started = 0;
+    int i = 0;
+    while (i < WARM_UP + count) {
+      if (i == WARM_UP) {
+        started = System.nanoTime();
+      }
+      int end = Math.min(i < WARM_UP ? WARM_UP : WARM_UP + count, i + copyRows);
+      StringBuilder csv = new StringBuilder();
+      for (int row = i; row < end; row++) {
+        csv.append("tag-")
+            .append(row % 100)
+            .append(',')
+            .append(java.time.Instant.ofEpochMilli(1_767_225_600_000L + row * 1000L))
+            .append(',')
+            .append(row * 0.5)
+            .append('\n');
+      }
+      long sent = System.nanoTime();
+      copies.copyIn(sql, new java.io.StringReader(csv.toString()));
+      long took = System.nanoTime() - sent;
+      for (int row = Math.max(i, WARM_UP); row < end; row++) {
+        latencies[row - WARM_UP] = took;
+      }
+      i = end;
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    Arrays.sort(latencies);
+    return new double[] {
+      seconds, latencies[count / 2] / 1e6, latencies[Math.min(count - 1, count * 99 / 100)] / 1e6
+    };
+  }
+
   private void report(String target, double[] figures, int count, long stored) {
     bench
         .main
@@ -230,7 +292,9 @@ final class BenchPgInsertsCommand implements Callable<Integer> {
             target,
             count / figures[0],
             count,
-            batchSize == 1 ? "" : " in batches of " + batchSize,
+            copyRows > 0 && !target.startsWith("QuestDB")
+                ? " in COPYs of " + copyRows
+                : batchSize == 1 ? "" : " in batches of " + batchSize,
             figures[0],
             figures[1],
             figures[2],
