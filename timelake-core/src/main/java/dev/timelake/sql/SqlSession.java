@@ -505,7 +505,11 @@ public final class SqlSession implements AutoCloseable {
 
   /** How many copies of a key the append kept once, when it kept any so. */
   private static String copies(AppendResult result) {
-    long dropped = result.copiesDropped();
+    return copies(result.copiesDropped());
+  }
+
+  /** " (2 copies of a key kept once)", or nothing for none. */
+  private static String copies(long dropped) {
     return dropped == 0
         ? ""
         : " (" + dropped + (dropped == 1 ? " copy" : " copies") + " of a key kept once)";
@@ -946,25 +950,17 @@ public final class SqlSession implements AutoCloseable {
         || pending.rows() > ConstantRows.MAX_ROWS) {
       return Optional.empty();
     }
-    Optional<String> insertionTime = table.contract().ingestTimeColumn();
-    Optional<org.apache.arrow.vector.VectorSchemaRoot> rows =
-        pending.stagedBatch(columns.get(), insertionTime, tier.get().allocator());
+    Optional<dev.timelake.write.StagedBatch> rows =
+        pending.stagedBatch(columns.get(), tier.get().allocator());
     if (rows.isEmpty()) {
       return Optional.empty();
     }
-    long kept;
-    try {
-      kept = pending.rowsLessCopies();
-    } catch (RuntimeException e) {
-      rows.get().close();
-      throw e;
-    }
-    long copies = rows.get().getRowCount() - kept;
+    long kept = rows.get().rowsLessCopies();
     tier.get()
         .hold(
             table.name(),
-            rows.get(),
-            insertionTime,
+            rows.get().batch(),
+            table.contract().ingestTimeColumn(),
             access.map(dev.timelake.ClientAccess::user).orElse(""));
     return Optional.of(
         StatementOutcome.wrote(
@@ -973,9 +969,7 @@ public final class SqlSession implements AutoCloseable {
                 + rows(kept)
                 + " into "
                 + table.name()
-                + (copies == 0
-                    ? ""
-                    : " (" + copies + (copies == 1 ? " copy" : " copies") + " of a key kept once)")
+                + copies(rows.get().batch().getRowCount() - kept)
                 + ", held in the hot tier",
             kept,
             List.of()));

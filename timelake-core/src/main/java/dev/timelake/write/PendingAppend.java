@@ -129,37 +129,14 @@ public final class PendingAppend implements AutoCloseable {
   }
 
   /**
-   * The rows a commit would write now: those staged less copies of a key within the append (the
-   * later copy is kept).
+   * The staged rows' {@code columns} as one Arrow batch in input order, with the table's insertion
+   * time column unset (what a write-ahead tier takes, see {@link dev.timelake.HeldWrites}), and how
+   * many rows a commit would write now; empty when a value is an infinite instant or date.
    */
-  public long rowsLessCopies() {
+  public Optional<StagedBatch> stagedBatch(
+      List<dev.timelake.Column> columns, org.apache.arrow.memory.BufferAllocator allocator) {
     requireOpen();
-    if (!table.contract().deduplicates() || stager.stagedRows() == 0) {
-      return stager.stagedRows();
-    }
-    String keys = dev.timelake.index.RowKeys.list(table.contract());
-    return ((Number)
-            connection.scalar(
-                "SELECT count(*) FROM (SELECT DISTINCT "
-                    + keys
-                    + " FROM "
-                    + stager.stageTable()
-                    + ")"))
-        .longValue();
-  }
-
-  /**
-   * The staged rows' {@code columns} as one Arrow batch in input order, with an unset {@code
-   * insertionTimeColumn} (what a write-ahead tier takes, see {@link dev.timelake.HeldWrites});
-   * empty when a value is an infinite instant or date. The batch is the caller's to close.
-   */
-  public Optional<org.apache.arrow.vector.VectorSchemaRoot> stagedBatch(
-      List<dev.timelake.Column> columns,
-      Optional<String> insertionTimeColumn,
-      org.apache.arrow.memory.BufferAllocator allocator) {
-    requireOpen();
-    return StagedBatch.read(
-        connection, stager.stageTable(), columns, insertionTimeColumn, allocator);
+    return StagedBatch.read(connection, stager.stageTable(), table.contract(), columns, allocator);
   }
 
   /** The partitions the committed append wrote to. */

@@ -4,6 +4,7 @@ import dev.timelake.Column;
 import dev.timelake.QueryFailedException;
 import dev.timelake.engine.EngineConnection;
 import dev.timelake.engine.SqlText;
+import dev.timelake.table.TableContract;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
@@ -18,51 +19,57 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * Staged rows read back as an Arrow batch of {@link ArrowColumns}' vectors, in input order: what a
  * checked COPY hands to a write-ahead tier, built like the batches of held INSERTs and line
- * protocol so that the tier commits them alike. Instants and dates are read as numbers (µs, days),
- * which is exact; the insertion-time column is left unset, for the tier to set.
+ * protocol so that the tier commits them alike; and how many rows a commit would write of them
+ * (those less copies of a key). Instants and dates are read as numbers (µs, days), which is exact;
+ * the insertion-time column is left unset, for the tier to set.
+ *
+ * @param batch the rows, the caller's to close
+ * @param rowsLessCopies the rows less copies of a key within them
  */
-final class StagedBatch {
-  private StagedBatch() {}
+public record StagedBatch(VectorSchemaRoot batch, long rowsLessCopies) {
+  private static final String INFINITE = "__tl_infinite";
+  private static final String KEPT = "__tl_kept";
 
   /**
-   * The rows of {@code stageTable}'s {@code columns}, plus an unset {@code insertionTimeColumn};
-   * empty when a value has no such number (an infinite instant or date).
+   * The rows of {@code stageTable}'s {@code columns}, plus an unset {@code insertionTimeColumn}, in
+   * one statement; empty when a value has no such number (an infinite instant or date).
    */
-  static Optional<VectorSchemaRoot> read(
+  static Optional<StagedBatch> read(
       EngineConnection connection,
       String stageTable,
+      TableContract contract,
       List<Column> columns,
-      Optional<String> insertionTimeColumn,
       BufferAllocator allocator) {
     List<String> items = new ArrayList<>();
-    List<String> finite = new ArrayList<>();
+    List<String> infinite = new ArrayList<>();
     for (Column column : columns) {
       String name = SqlText.identifier(column.name());
       switch (column.type().kind()) {
         case TIMESTAMP, TIMESTAMPTZ -> {
-          items.add("epoch_us(" + name + ")");
-          finite.add("NOT isfinite(" + name + ")");
+          items.add("epoch_us(" + name + ")"); // NULL for an infinite one: checked apart
+          infinite.add("NOT isfinite(" + name + ")");
         }
         case DATE -> {
           items.add("CAST(" + name + " - DATE '1970-01-01' AS BIGINT)");
-          finite.add("NOT isfinite(" + name + ")");
+          infinite.add("NOT isfinite(" + name + ")");
         }
         default -> items.add(name);
       }
     }
-    if (!finite.isEmpty()
-        && ((Number)
-                    connection.scalar(
-                        "SELECT count(*) FROM "
-                            + stageTable
-                            + " WHERE "
-                            + String.join(" OR ", finite)))
-                .longValue()
-            > 0) {
-      return Optional.empty();
-    }
+    items.add(
+        (infinite.isEmpty() ? "false" : "coalesce(" + String.join(" OR ", infinite) + ", false)")
+            + " AS "
+            + INFINITE);
+    String keys = dev.timelake.index.RowKeys.list(contract);
+    items.add(
+        (contract.deduplicates()
+                ? "(SELECT count(*) FROM (SELECT DISTINCT " + keys + " FROM " + stageTable + "))"
+                : "count(*) OVER ()")
+            + " AS "
+            + KEPT);
     List<FieldVector> vectors = new ArrayList<>();
     int rows = 0;
+    long kept = 0;
     try (ResultSet result =
         connection.query(
             "SELECT " + String.join(", ", items) + " FROM " + stageTable + " ORDER BY rowid")) {
@@ -71,6 +78,11 @@ final class StagedBatch {
       }
       vectors.forEach(FieldVector::allocateNew);
       while (result.next()) {
+        if (result.getBoolean(columns.size() + 1)) {
+          vectors.forEach(FieldVector::close);
+          return Optional.empty();
+        }
+        kept = result.getLong(columns.size() + 2);
         for (int c = 0; c < columns.size(); c++) {
           ArrowColumns.set(vectors.get(c), rows, value(result, c + 1, columns.get(c)));
         }
@@ -79,9 +91,10 @@ final class StagedBatch {
       for (FieldVector vector : vectors) {
         vector.setValueCount(rows);
       }
-      if (insertionTimeColumn.isPresent()) {
+      Optional<String> insertionTime = contract.ingestTimeColumn();
+      if (insertionTime.isPresent()) {
         TimeStampMicroTZVector unset =
-            new TimeStampMicroTZVector(insertionTimeColumn.get(), allocator, "UTC");
+            new TimeStampMicroTZVector(insertionTime.get(), allocator, "UTC");
         vectors.add(unset);
         unset.allocateNew(rows);
         unset.setValueCount(rows);
@@ -95,7 +108,7 @@ final class StagedBatch {
     }
     VectorSchemaRoot root = new VectorSchemaRoot(vectors);
     root.setRowCount(rows);
-    return Optional.of(root);
+    return Optional.of(new StagedBatch(root, kept));
   }
 
   /** Column {@code index}'s value as {@link ArrowColumns#set} takes it for {@code column}. */
