@@ -6,10 +6,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * A write-ahead tier that a session's small writes go to instead of a commit each (a server's hot
  * tier, see {@link Session#holdWritesIn}). An {@code INSERT … VALUES} of constants outside a
- * transaction is checked and converted to the table's column types in Java, then handed to {@link
- * #hold}, which answers once the rows are durable and commits them later; {@link #commitHeld} is
- * called before a statement of the session that may read tables (with the table, before a query
- * first reads it), so that it reads what was written.
+ * transaction is checked and converted to the table's column types in Java (a COPY is staged and
+ * checked in DuckDB, then read back), then handed to {@link #hold}, which answers once the rows are
+ * durable and commits them later; {@link #commitHeld} is called before a statement of the session
+ * that may read tables (with the table, before a query first reads it), so that it reads what was
+ * written.
  */
 public interface HeldWrites {
   /** Where the batches handed to {@link #hold} are allocated: the tier's memory. */

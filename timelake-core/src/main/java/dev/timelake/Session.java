@@ -68,8 +68,9 @@ public final class Session implements AutoCloseable {
 
   /**
    * Appends a CSV file with a header row (types from the table) to {@code table} as a write of this
-   * session: committed at once, or held until {@code COMMIT} inside a transaction. What a server's
-   * {@code COPY … FROM STDIN} does with the client's data.
+   * session: committed at once, or held until {@code COMMIT} inside a transaction, or, checked,
+   * held in the session's tier ({@link #holdWritesIn}) when it takes them. What a server's {@code
+   * COPY … FROM STDIN} does with the client's data.
    */
   public QueryResult copyFrom(TableName table, java.nio.file.Path csv) {
     requireNonNull(csv, "csv is null");
@@ -118,11 +119,11 @@ public final class Session implements AutoCloseable {
   }
 
   /**
-   * Sends this session's INSERTs of constant rows outside a transaction to {@code tier}, which
-   * answers them once durable and commits them later, and has it commit what it holds before any
-   * other statement of the session runs. What a server does with its hot tier; an INSERT the tier
-   * cannot take (a query, a table with an index granularity, a value converted only by DuckDB) is
-   * committed as usual.
+   * Sends this session's INSERTs of constant rows and its COPYs (of at most 100,000 rows, once
+   * checked) outside a transaction to {@code tier}, which answers them once durable and commits
+   * them later, and has it commit what it holds before any other statement of the session runs.
+   * What a server does with its hot tier; a write the tier cannot take (a query, a table with an
+   * index granularity, a value converted only by DuckDB) is committed as usual.
    */
   public Session holdWritesIn(HeldWrites tier) {
     session.holdWritesIn(requireNonNull(tier, "tier is null"));

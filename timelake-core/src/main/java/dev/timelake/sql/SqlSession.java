@@ -434,8 +434,9 @@ public final class SqlSession implements AutoCloseable {
   }
 
   /**
-   * Appends a CSV file to {@code name} as part of this session: committed now, or held until COMMIT
-   * inside a transaction (what a server's COPY … FROM STDIN does).
+   * Appends a CSV file to {@code name} as part of this session: committed now, held until COMMIT
+   * inside a transaction, or held in the session's tier once checked (what a server's COPY … FROM
+   * STDIN does).
    */
   public StatementOutcome copyFrom(TableName name, dev.timelake.CsvInput csv) {
     transaction.requireNotFailed();
