@@ -3,7 +3,6 @@ package dev.timelake.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.timelake.CsvInput;
-import dev.timelake.HeldWrites;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
 import dev.timelake.TableName;
@@ -13,11 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.TimeStampMicroTZVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,15 +27,13 @@ class HeldCopyTest extends WithLakeSession {
           + " ok BOOLEAN, day DATE, ts TIMESTAMP, s VARCHAR)";
   private static final String READ = "tag, time, i, b, d, f, ok, day, ts, s";
 
-  private final List<Integer> held = new ArrayList<>();
-
   @Test
   void heldCopiesWriteWhatCopiesThroughTheEngineWrite() throws IOException {
     TestRandom random = TestRandom.create();
     createBoth();
     int failures = 0;
-    try (BufferAllocator allocator = new RootAllocator();
-        Session tiered = lake.newSession().holdWritesIn(tier(allocator))) {
+    try (TestTier tier = new TestTier(lake);
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
       for (int n = 0; n < 20; n++) {
         Path csv = csv(random, n);
         String heldAnswer = copy(tiered, "held", csv);
@@ -52,11 +44,11 @@ class HeldCopyTest extends WithLakeSession {
         failures += heldAnswer.startsWith("error") ? 1 : 0;
       }
       tiered.sql("SELECT count(*) FROM t.held").close(); // a read commits what is held
+      assertThat(rows("SELECT " + READ + " FROM t.held ORDER BY tag, time"))
+          .as("tables (%s)", random)
+          .isEqualTo(rows("SELECT " + READ + " FROM t.plain ORDER BY tag, time"));
+      assertThat(tier.held()).as("copies held (%s)", random).hasSizeGreaterThan(8);
     }
-    assertThat(rows("SELECT " + READ + " FROM t.held ORDER BY tag, time"))
-        .as("tables (%s)", random)
-        .isEqualTo(rows("SELECT " + READ + " FROM t.plain ORDER BY tag, time"));
-    assertThat(held).as("copies held (%s)", random).hasSizeGreaterThan(8);
     assertThat(failures).as("copies refused (%s)", random).isGreaterThan(0);
   }
 
@@ -65,8 +57,8 @@ class HeldCopyTest extends WithLakeSession {
     createBoth();
     Path small = warehouse.resolve("small.csv");
     Files.writeString(small, "tag,time,d\na,2026-01-01 00:00:00+00,1.5\n");
-    try (BufferAllocator allocator = new RootAllocator();
-        Session tiered = lake.newSession().holdWritesIn(tier(allocator))) {
+    try (TestTier tier = new TestTier(lake);
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
       tiered.sql("BEGIN").close();
       assertThat(copy(tiered, "held", small)).isEqualTo("rows 1");
       tiered.sql("COMMIT").close();
@@ -76,9 +68,9 @@ class HeldCopyTest extends WithLakeSession {
       Path large = warehouse.resolve("large.csv");
       Files.writeString(large, bigCsv());
       assertThat(copy(tiered, "held", large)).isEqualTo("rows " + (ConstantRows.MAX_ROWS + 1));
-      assertThat(held).as("nothing held").isEmpty();
+      assertThat(tier.held()).as("nothing held").isEmpty();
       assertThat(copy(tiered, "held", small)).isEqualTo("rows 1");
-      assertThat(held).as("then held").containsExactly(1);
+      assertThat(tier.held()).as("then held").containsExactly(1);
       try (QueryResult count = tiered.sql("SELECT count(*) FROM t.held")) {
         assertThat(count.rows())
             .as("read after a commit of what is held")
@@ -92,11 +84,11 @@ class HeldCopyTest extends WithLakeSession {
     createBoth();
     Path csv = warehouse.resolve("infinite.csv");
     Files.writeString(csv, "tag,time,ts\na,2026-01-01 00:00:00+00,infinity\n");
-    try (BufferAllocator allocator = new RootAllocator();
-        Session tiered = lake.newSession().holdWritesIn(tier(allocator))) {
+    try (TestTier tier = new TestTier(lake);
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
       assertThat(copy(tiered, "held", csv)).isEqualTo(copy(session, "plain", csv));
+      assertThat(tier.held()).isEmpty();
     }
-    assertThat(held).isEmpty();
     assertThat(rows("SELECT " + READ + " FROM t.held"))
         .isEqualTo(rows("SELECT " + READ + " FROM t.plain"));
   }
@@ -161,57 +153,5 @@ class HeldCopyTest extends WithLakeSession {
 
   private static String pick(TestRandom random, String... values) {
     return values[random.nextInt(values.length)];
-  }
-
-  /**
-   * A tier that keeps the batches it holds, their insertion times set as a tier sets them, and
-   * commits them as one append when asked, as a tier's flush does.
-   */
-  private HeldWrites tier(BufferAllocator allocator) {
-    return new HeldWrites() {
-      private final java.util.Map<TableName, List<VectorSchemaRoot>> batches =
-          new java.util.LinkedHashMap<>();
-      private long lastMicros;
-
-      @Override
-      public BufferAllocator allocator() {
-        return allocator;
-      }
-
-      @Override
-      public void hold(
-          TableName table, VectorSchemaRoot rows, Optional<String> ingest, String user) {
-        held.add(rows.getRowCount());
-        TimeStampMicroTZVector times =
-            (TimeStampMicroTZVector) rows.getVector(ingest.orElseThrow());
-        lastMicros = Math.max(lastMicros + 1, java.time.Instant.now().toEpochMilli() * 1000);
-        for (int row = 0; row < rows.getRowCount(); row++) {
-          times.set(row, lastMicros);
-        }
-        batches.computeIfAbsent(table, t -> new ArrayList<>()).add(rows);
-      }
-
-      @Override
-      public void commitHeld() {
-        for (TableName table : List.copyOf(batches.keySet())) {
-          commitHeld(table);
-        }
-      }
-
-      @Override
-      public void commitHeld(TableName table) {
-        List<VectorSchemaRoot> rows = batches.remove(table);
-        if (rows == null) {
-          return;
-        }
-        dev.timelake.Append append = lake.table(table).newAppend();
-        rows.forEach(append::fromArrow);
-        try {
-          append.commit();
-        } finally {
-          rows.forEach(VectorSchemaRoot::close);
-        }
-      }
-    };
   }
 }

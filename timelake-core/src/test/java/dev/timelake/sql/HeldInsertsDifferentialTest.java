@@ -2,17 +2,10 @@ package dev.timelake.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.HeldWrites;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
-import dev.timelake.TableName;
 import dev.timelake.TestRandom;
 import java.util.List;
-import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.TimeStampMicroTZVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,8 +84,6 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
   private static final List<String> TYPES =
       List.of("DOUBLE", "TIMESTAMPTZ", "VARCHAR", "INTEGER", "BIGINT", "DATE", "TIMESTAMP");
 
-  private long heldStatements;
-
   @Test
   void heldInsertsWriteWhatInsertsThroughTheEngineWrite() {
     TestRandom random = TestRandom.create();
@@ -100,8 +91,8 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     run("CREATE TABLE t.plain " + COLUMNS + " WITH (time_column = 'time', series_key = 'tag')");
     int statements = Integer.getInteger("timelake.differential.inserts", 100);
     long failures = 0;
-    try (BufferAllocator allocator = new RootAllocator();
-        Session held = lake.newSession().holdWritesIn(tier(allocator))) {
+    try (TestTier tier = new TestTier(lake);
+        Session held = lake.newSession().holdWritesIn(tier)) {
       for (int n = 0; n < statements; n++) {
         if (n % 30 == 0) {
           String zone = ZONES.get(random.nextInt(ZONES.size()));
@@ -118,13 +109,16 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
           failures++;
         }
       }
+      tier.commitHeld();
+      run("SET TimeZone = 'UTC'");
+      String columns = "tag, time, i, b, d, f, ok, day, ts, s";
+      assertThat(rows("SELECT " + columns + " FROM t.held ORDER BY tag"))
+          .as("tables after %d statements (%s)", statements, random)
+          .isEqualTo(rows("SELECT " + columns + " FROM t.plain ORDER BY tag"));
+      assertThat(tier.held())
+          .as("statements held (%s)", random)
+          .hasSizeGreaterThan(statements / 20);
     }
-    run("SET TimeZone = 'UTC'");
-    String columns = "tag, time, i, b, d, f, ok, day, ts, s";
-    assertThat(rows("SELECT " + columns + " FROM t.held ORDER BY tag"))
-        .as("tables after %d statements (%s)", statements, random)
-        .isEqualTo(rows("SELECT " + columns + " FROM t.plain ORDER BY tag"));
-    assertThat(heldStatements).as("statements held (%s)", random).isGreaterThan(statements / 20);
     assertThat(failures).as("statements refused (%s)", random).isGreaterThan(statements / 10);
   }
 
@@ -213,36 +207,5 @@ class HeldInsertsDifferentialTest extends WithLakeSession {
     } catch (dev.timelake.TimelakeException e) {
       return "error: " + e.getMessage();
     }
-  }
-
-  /** A tier that commits each held batch at once, its insertion time set as a tier sets it. */
-  private HeldWrites tier(BufferAllocator allocator) {
-    return new HeldWrites() {
-      @Override
-      public BufferAllocator allocator() {
-        return allocator;
-      }
-
-      @Override
-      public void hold(
-          TableName table, VectorSchemaRoot rows, Optional<String> ingest, String user) {
-        heldStatements++;
-        TimeStampMicroTZVector times =
-            (TimeStampMicroTZVector) rows.getVector(ingest.orElseThrow());
-        long now = java.time.Instant.now().toEpochMilli() * 1000;
-        for (int row = 0; row < rows.getRowCount(); row++) {
-          times.set(row, now);
-        }
-        try (rows) {
-          lake.table(table).newAppend().fromArrow(rows).commit();
-        }
-      }
-
-      @Override
-      public void commitHeld() {}
-
-      @Override
-      public void commitHeld(TableName table) {}
-    };
   }
 }
