@@ -120,9 +120,10 @@ final class ServeCommand extends LakeCommand {
       names = "--hot-tier",
       paramLabel = "on|off",
       description =
-          "Line-protocol writes are answered once in the hot tier's log on disk (fsync'd) and"
-              + " committed to their tables in large appends (on, the default), or each request"
-              + " is answered once committed (off; a request can ask for that with sync=commit)."
+          "Line-protocol writes, and PostgreSQL clients' INSERTs of constants and COPYs outside a"
+              + " transaction, are answered once in the hot tier's log on disk (fsync'd) and"
+              + " committed to their tables in large appends (on, the default), or each is"
+              + " answered once committed (off; a request can ask for that with sync=commit)."
               + " Statements of this server's clients read what it answered first; other"
               + " processes see it once committed.")
   private String hotTier = "on";
@@ -189,8 +190,19 @@ final class ServeCommand extends LakeCommand {
     Lake lake = main.openLake();
     PgServer server;
     LineProtocolServer http = null;
+    dev.timelake.server.PgHotTier pgTier = null;
     try {
-      server = PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits, tls);
+      if (httpPort < 0 && hotTierSettings.isPresent()) {
+        // No line-protocol writer to open the tier: opened here, before the sessions that take it.
+        pgTier = dev.timelake.server.PgHotTier.open(lake, hotTierSettings.get());
+      }
+      try {
+        server =
+            PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits, tls);
+      } catch (IOException | IllegalArgumentException e) {
+        closeQuietly(pgTier);
+        throw e;
+      }
       if (httpPort >= 0) {
         try {
           http =
@@ -203,6 +215,7 @@ final class ServeCommand extends LakeCommand {
                   .consoleStatementTimeout(limits.statementTimeout());
         } catch (IOException | IllegalArgumentException e) {
           server.close();
+          closeQuietly(pgTier);
           throw e;
         }
       }
@@ -233,13 +246,14 @@ final class ServeCommand extends LakeCommand {
                 new InetSocketAddress(listen, restPort),
                 java.util.Optional.of(credentials));
       } catch (IOException | IllegalArgumentException e) {
-        closeQuietly(http, server, lake);
+        closeQuietly(http, server, pgTier, lake);
         throw TimelakeException.validation(
             "Cannot serve the Iceberg REST catalog on port %d: %s", restPort, e.getMessage());
       }
     }
     dev.timelake.server.IcebergRestServer restCatalog = rest;
     LineProtocolServer lineProtocol = http;
+    dev.timelake.server.PgHotTier tierWithoutHttp = pgTier;
     out()
         .printf(
             "Serving %s over the PostgreSQL protocol on %s%s%s%s; stop with Ctrl-C%n",
@@ -272,6 +286,9 @@ final class ServeCommand extends LakeCommand {
                       lineProtocol.close();
                     }
                     server.close();
+                    if (tierWithoutHttp != null) {
+                      tierWithoutHttp.close(); // after its clients: commits what it holds
+                    }
                   } catch (IOException e) {
                     // Stopping anyway.
                   } finally {

@@ -224,6 +224,20 @@ class HotTierInsertsTest extends WithLineProtocolServer {
   }
 
   @Test
+  void aServerWithoutAnHttpPortHoldsInsertsAndCopiesToo() throws Exception {
+    stop();
+    served = TieredServers.startWithoutHttp(lake, HELD);
+    connection = served.connection;
+    insert(5, 1.5);
+    copy("pump-9,2026-01-01 00:00:00+00,9.5\n");
+    assertThat(committed()).isZero();
+    assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(6);
+    stop(); // the tier commits what it holds as it closes
+    assertThat(committed()).isEqualTo(6);
+    assertThat(HotTier.of(lake)).isEmpty();
+  }
+
+  @Test
   void theNewestWriteOfAKeyWinsWhicheverPathItTook() throws Exception {
     insert(1, 1.0); // held
     insert(1, 2.0); // held, later
