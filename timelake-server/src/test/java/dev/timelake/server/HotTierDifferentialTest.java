@@ -19,11 +19,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The hot tier against direct commits: the same random writes (copies of a key, late rows, batches
  * of one to twenty rows) go to one table through the server — line protocol held in the tier or
- * committed at once ({@code sync=commit}), PostgreSQL INSERTs held — and to a like table through an
- * embedded session, a commit each, in the same order; the tier is flushed at random points and the
- * server crashed and restarted at others. Every check reads the first table over PostgreSQL (raw
- * rows, hourly buckets routed to a rollup where they can be, the latest row per series, the newest
- * rows first) and finds what the second holds. {@code -Dtests.seed=<hex>} replays a run.
+ * committed at once ({@code sync=commit}), PostgreSQL INSERTs and COPYs held — and to a like table
+ * through an embedded session, a commit each, in the same order; the tier is flushed at random
+ * points and the server crashed and restarted at others. Every check reads the first table over
+ * PostgreSQL (raw rows, hourly buckets routed to a rollup where they can be, the latest row per
+ * series, the newest rows first) and finds what the second holds. {@code -Dtests.seed=<hex>}
+ * replays a run.
  */
 class HotTierDifferentialTest extends WithLineProtocolServer {
   private static final HotTierSettings HELD =
@@ -88,10 +89,11 @@ class HotTierDifferentialTest extends WithLineProtocolServer {
               random.nextInt(5), hours * 3600 + random.nextInt(4) * 900, random.nextInt(400)
             });
       }
-      int path = random.nextInt(3);
+      int path = random.nextInt(4);
       switch (path) {
         case 0 -> assertThat(lineProtocol(rows, "").statusCode()).isEqualTo(204);
         case 1 -> assertThat(lineProtocol(rows, "&sync=commit").statusCode()).isEqualTo(204);
+        case 2 -> copy(connection, "iot.tiered", rows);
         default -> insert(connection, "iot.tiered", rows);
       }
       sql(insertSql("iot.direct", rows));
@@ -176,18 +178,32 @@ class HotTierDifferentialTest extends WithLineProtocolServer {
   private static String insertSql(String table, List<long[]> rows) {
     List<String> values = new ArrayList<>();
     for (long[] row : rows) {
-      values.add(
-          "('t"
-              + row[0]
-              + "', '"
-              + java.time.Instant.ofEpochSecond(BASE + row[1])
-                  .toString()
-                  .replace('T', ' ')
-                  .replace("Z", "+00")
-              + "', "
-              + String.format(java.util.Locale.ROOT, "%.2f", row[2] / 4.0)
-              + ")");
+      values.add("('t" + row[0] + "', '" + time(row) + "', " + value(row) + ")");
     }
     return "INSERT INTO " + table + " VALUES " + String.join(", ", values);
+  }
+
+  /** The rows as pgjdbc's CopyManager sends a CSV: one COPY, held by the tier once checked. */
+  private static void copy(Connection to, String table, List<long[]> rows) throws Exception {
+    StringBuilder csv = new StringBuilder();
+    for (long[] row : rows) {
+      csv.append('t').append(row[0]).append(',').append(time(row)).append(',');
+      csv.append(value(row)).append('\n');
+    }
+    to.unwrap(org.postgresql.PGConnection.class)
+        .getCopyAPI()
+        .copyIn(
+            "COPY " + table + " FROM STDIN (FORMAT csv)", new java.io.StringReader(csv.toString()));
+  }
+
+  private static String time(long[] row) {
+    return java.time.Instant.ofEpochSecond(BASE + row[1])
+        .toString()
+        .replace('T', ' ')
+        .replace("Z", "+00");
+  }
+
+  private static String value(long[] row) {
+    return String.format(java.util.Locale.ROOT, "%.2f", row[2] / 4.0);
   }
 }
