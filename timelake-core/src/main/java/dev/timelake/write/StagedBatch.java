@@ -31,8 +31,9 @@ public record StagedBatch(VectorSchemaRoot batch, long rowsLessCopies) {
   private static final String KEPT = "__tl_kept";
 
   /**
-   * The rows of {@code stageTable}'s {@code columns}, plus an unset {@code insertionTimeColumn}, in
-   * one statement; empty when a value has no such number (an infinite instant or date).
+   * The rows of {@code stageTable}'s {@code columns}, plus the table's insertion-time column unset,
+   * and the rows less copies, in one statement; empty when a value has no such number (an infinite
+   * instant or date).
    */
   static Optional<StagedBatch> read(
       EngineConnection connection,
