@@ -415,8 +415,7 @@ final class AppendStager implements AutoCloseable {
               + firstLine(e.getMessage()),
           e);
     }
-    stagedRows = count();
-    checkRequired(firstRow, sourceName);
+    countAndCheckRequired(firstRow, sourceName);
   }
 
   /** The input column going into the table's time column, when it holds integers. */
@@ -534,20 +533,24 @@ final class AppendStager implements AutoCloseable {
   }
 
   /**
-   * Fails naming the first row of this source with NULL in a required column. Rows are numbered
-   * from the stage's first rowid, which is not 0 when the connection is inside a transaction.
+   * Counts the staged rows, and fails naming the first row of this source with NULL in a required
+   * column. Rows are numbered from the stage's first rowid, which is not 0 when the connection is
+   * inside a transaction.
    */
-  private void checkRequired(long firstRow, String sourceName) {
+  private void countAndCheckRequired(long firstRow, String sourceName) {
     List<Column> required = contract.columns().stream().filter(c -> !c.isNullable()).toList();
     if (required.isEmpty()) {
+      stagedRows = count();
       return;
     }
+    // One statement counts the stage and finds the first NULL of each required column.
     List<String> probes = new ArrayList<>();
+    probes.add("(SELECT count(*) FROM " + stageTable + ")");
     for (Column column : required) {
       probes.add(
           "min(CASE WHEN " + SqlText.identifier(column.name()) + " IS NULL THEN __tl_n END)");
     }
-    List<Object> firstNulls =
+    List<Object> found =
         connection
             .rows(
                 "SELECT "
@@ -559,9 +562,10 @@ final class AppendStager implements AutoCloseable {
                     + ") WHERE __tl_n >= "
                     + firstRow)
             .get(0);
+    stagedRows = ((Number) found.get(0)).longValue();
     for (int i = 0; i < required.size(); i++) {
-      if (firstNulls.get(i) != null) {
-        long row = ((Number) firstNulls.get(i)).longValue() - firstRow + 1;
+      if (found.get(i + 1) != null) {
+        long row = ((Number) found.get(i + 1)).longValue() - firstRow + 1;
         throw SchemaAlignment.rejected(
             contract,
             "column '%s' is null in row %d of %s",
