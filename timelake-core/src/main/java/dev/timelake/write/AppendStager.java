@@ -116,6 +116,7 @@ final class AppendStager implements AutoCloseable {
     }
     stageRelation(
         "read_parquet(" + SqlText.literalList(paths) + ")",
+        Optional.empty(),
         parquet.describe(),
         AppendSource.Casting.LOSSLESS,
         ingestMicros,
@@ -150,9 +151,19 @@ final class AppendStager implements AutoCloseable {
         }
       }
     }
+    // The typed relation's columns, known without describing it again: the header's, read as
+    // the table's types where the table has them.
+    List<InputColumn> typed = new ArrayList<>();
+    for (InputColumn column : header) {
+      typed.add(
+          types.containsKey(column.name())
+              ? new InputColumn(column.name(), types.get(column.name()))
+              : column);
+    }
     try {
       stageRelation(
           layout.relation(types),
+          Optional.of(typed),
           sourceName,
           AppendSource.Casting.LOSSLESS,
           ingestMicros,
@@ -379,20 +390,21 @@ final class AppendStager implements AutoCloseable {
 
   private void stageRelation(
       String relation, String sourceName, AppendSource.Casting casting, long ingestMicros) {
-    stageRelation(relation, sourceName, casting, ingestMicros, Optional.empty());
+    stageRelation(relation, Optional.empty(), sourceName, casting, ingestMicros, Optional.empty());
   }
 
   /**
-   * Stages a relation's rows; with {@code epochUnit}, an integer time column is first turned into
-   * timestamps counting that unit from 1970-01-01 UTC.
+   * Stages a relation's rows, its {@code columns} described when not given; with {@code epochUnit},
+   * an integer time column is first turned into timestamps counting that unit from 1970-01-01 UTC.
    */
   private void stageRelation(
       String relation,
+      Optional<List<InputColumn>> columns,
       String sourceName,
       AppendSource.Casting casting,
       long ingestMicros,
       Optional<java.time.temporal.ChronoUnit> epochUnit) {
-    List<InputColumn> input = describe(relation, sourceName);
+    List<InputColumn> input = columns.isPresent() ? columns.get() : describe(relation, sourceName);
     Optional<InputColumn> epochTime = epochUnit.isPresent() ? integerTime(input) : Optional.empty();
     if (epochTime.isPresent()) {
       EpochTime conversion = new EpochTime(epochTime.get(), epochUnit.get());
