@@ -214,4 +214,16 @@ class BenchCommandTest {
     assertThat(run.status()).isEqualTo(2);
     assertThat(run.err()).isEqualTo("error: Invalid scale 'huge' (expected tiny, mini, small)\n");
   }
+
+  @Test
+  void pgInsertsRefusesCopiesAndBatchesTogetherAndANegativeCopySize() {
+    Run both =
+        new CliRunner(directory).run("bench", "pg-inserts", "--copy", "100", "--batch", "10");
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).contains("--copy and --batch are ways to send rows: give one");
+
+    Run negative = new CliRunner(directory).run("bench", "pg-inserts", "--copy", "-1");
+    assertThat(negative.status()).isEqualTo(2);
+    assertThat(negative.err()).contains("--copy at least 0");
+  }
 }
