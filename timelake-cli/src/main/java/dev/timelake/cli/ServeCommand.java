@@ -190,17 +190,17 @@ final class ServeCommand extends LakeCommand {
     Lake lake = main.openLake();
     PgServer server;
     LineProtocolServer http = null;
-    dev.timelake.server.PgHotTier pgTier = null;
+    dev.timelake.server.StandaloneHotTier standaloneTier = null;
     try {
       if (httpPort < 0 && hotTierSettings.isPresent()) {
         // No line-protocol writer to open the tier: opened here, before the sessions that take it.
-        pgTier = dev.timelake.server.PgHotTier.open(lake, hotTierSettings.get());
+        standaloneTier = dev.timelake.server.StandaloneHotTier.open(lake, hotTierSettings.get());
       }
       try {
         server =
             PgServer.start(lake, new InetSocketAddress(listen, port), credentials, limits, tls);
       } catch (IOException | IllegalArgumentException e) {
-        closeQuietly(pgTier);
+        closeQuietly(standaloneTier);
         throw e;
       }
       if (httpPort >= 0) {
@@ -215,7 +215,7 @@ final class ServeCommand extends LakeCommand {
                   .consoleStatementTimeout(limits.statementTimeout());
         } catch (IOException | IllegalArgumentException e) {
           server.close();
-          closeQuietly(pgTier);
+          closeQuietly(standaloneTier);
           throw e;
         }
       }
@@ -246,14 +246,14 @@ final class ServeCommand extends LakeCommand {
                 new InetSocketAddress(listen, restPort),
                 java.util.Optional.of(credentials));
       } catch (IOException | IllegalArgumentException e) {
-        closeQuietly(http, server, pgTier, lake);
+        closeQuietly(http, server, standaloneTier, lake);
         throw TimelakeException.validation(
             "Cannot serve the Iceberg REST catalog on port %d: %s", restPort, e.getMessage());
       }
     }
     dev.timelake.server.IcebergRestServer restCatalog = rest;
     LineProtocolServer lineProtocol = http;
-    dev.timelake.server.PgHotTier tierWithoutHttp = pgTier;
+    dev.timelake.server.StandaloneHotTier tierWithoutHttp = standaloneTier;
     out()
         .printf(
             "Serving %s over the PostgreSQL protocol on %s%s%s%s; stop with Ctrl-C%n",

@@ -33,7 +33,7 @@ final class TieredServers implements AutoCloseable {
 
   /** The tier and the PostgreSQL server without an HTTP port. */
   static TieredServers startWithoutHttp(Lake lake, HotTierSettings settings) throws Exception {
-    return start(lake, null, PgHotTier.open(lake, settings));
+    return start(lake, null, StandaloneHotTier.open(lake, settings));
   }
 
   private static TieredServers start(Lake lake, LineProtocolServer lineProtocol, AutoCloseable tier)

@@ -1,0 +1,70 @@
+package dev.timelake.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.timelake.Lake;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TableName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An embedded program's sessions on a tier opened on its own: INSERTs and COPYs are held (other
+ * sessions see them once committed), the session reads what it wrote, closing the tier commits the
+ * rest, and a lake has one tier in a process.
+ */
+class StandaloneHotTierTest {
+  private static final HotTierSettings HELD =
+      new HotTierSettings(1_000_000, Duration.ofHours(1), 64L << 20);
+
+  @TempDir Path warehouse;
+
+  private static long committed(Lake lake) {
+    try (Session plain = lake.newSession();
+        QueryResult count = plain.sql("SELECT count(*) FROM iot.readings")) {
+      return ((Number) count.rows().get(0).get(0)).longValue();
+    }
+  }
+
+  @Test
+  void anEmbeddedSessionsInsertsAndCopiesAreHeldUntilReadOrClosed() throws Exception {
+    Path csv = warehouse.resolve("rows.csv");
+    Files.writeString(csv, "tag,time,value\nb,2026-01-01 00:00:00+00,2.5\n");
+    try (Lake lake = Lake.open(warehouse.resolve("lake"))) {
+      try (Session setup = lake.newSession()) {
+        setup
+            .sql(
+                "CREATE TABLE iot.readings (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+                    + " WITH (time_column = 'time', series_key = 'tag')")
+            .close();
+      }
+      try (StandaloneHotTier tier = StandaloneHotTier.open(lake, HELD);
+          Session session = lake.newSession().holdWritesIn(tier.heldWrites("loader"))) {
+        session.sql("INSERT INTO iot.readings VALUES ('a', '2026-01-01 00:00:00+00', 1.5)").close();
+        try (QueryResult copied = session.copyFrom(new TableName("iot", "readings"), csv)) {
+          assertThat(copied.message()).endsWith(", held in the hot tier");
+        }
+        assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(2);
+        assertThat(committed(lake)).as("another session sees committed rows only").isZero();
+        session.sql("INSERT INTO iot.readings VALUES ('c', '2026-01-01 00:00:00+00', 3.5)").close();
+      }
+      assertThat(committed(lake)).as("closing the tier commits what it holds").isEqualTo(3);
+      assertThat(HotTier.of(lake)).isEmpty();
+    }
+  }
+
+  @Test
+  void aLakeHasOneTierInAProcess() throws Exception {
+    try (Lake lake = Lake.open(warehouse);
+        StandaloneHotTier tier = StandaloneHotTier.open(lake, HELD)) {
+      assertThatThrownBy(() -> StandaloneHotTier.open(lake, HELD))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("The lake has a hot tier in this process already");
+    }
+  }
+}
