@@ -15,7 +15,8 @@ import org.apache.arrow.memory.RootAllocator;
  * <pre>{@code
  * try (StandaloneHotTier tier = StandaloneHotTier.open(lake, HotTierSettings.DEFAULT);
  *     Session session = lake.newSession().holdWritesIn(tier.heldWrites("loader"))) {
- *   session.sql("INSERT INTO iot.readings VALUES ('pump-1', now(), 1.5)").close(); // once durable
+ *   // Answered once durable; constants only (a value DuckDB must compute commits at once):
+ *   session.sql("INSERT INTO iot.readings VALUES ('pump-1', '2026-01-01 00:00:00+00', 1.5)").close();
  * } // closing the tier commits what it holds
  * }</pre>
  */
