@@ -936,6 +936,18 @@ public final class SqlSession implements AutoCloseable {
                 && settings.isEnabled(dev.timelake.table.Settings.HOT_TIER, table.contract()));
   }
 
+  /** Hands {@code rows} for {@code table} to {@code tier}, written by the session's user. */
+  private void hold(
+      dev.timelake.HeldWrites tier,
+      LoadedTable table,
+      org.apache.arrow.vector.VectorSchemaRoot rows) {
+    tier.hold(
+        table.name(),
+        rows,
+        table.contract().ingestTimeColumn(),
+        access.map(dev.timelake.ClientAccess::user).orElse(""));
+  }
+
   /**
    * A COPY outside a transaction handed to the session's tier once staged and checked as any
    * append's rows are (the same verdict and errors), read back as a batch like a held INSERT's; at
@@ -957,12 +969,7 @@ public final class SqlSession implements AutoCloseable {
       return Optional.empty();
     }
     long kept = rows.get().rowsLessCopies();
-    tier.get()
-        .hold(
-            table.name(),
-            rows.get().batch(),
-            table.contract().ingestTimeColumn(),
-            access.map(dev.timelake.ClientAccess::user).orElse(""));
+    hold(tier.get(), table, rows.get().batch());
     return Optional.of(
         StatementOutcome.wrote(
             StatementKind.INSERT,
@@ -983,8 +990,8 @@ public final class SqlSession implements AutoCloseable {
    */
   private Optional<StatementOutcome> held(
       LoadedTable table, List<net.sf.jsqlparser.schema.Column> columns, Select select) {
-    if (tierFor(table).isEmpty()
-        || !(select instanceof net.sf.jsqlparser.statement.select.Values values)) {
+    Optional<dev.timelake.HeldWrites> tier = tierFor(table);
+    if (tier.isEmpty() || !(select instanceof net.sf.jsqlparser.statement.select.Values values)) {
       return Optional.empty();
     }
     java.time.ZoneId zone;
@@ -997,18 +1004,13 @@ public final class SqlSession implements AutoCloseable {
         columns == null
             ? List.of()
             : columns.stream().map(c -> SyntaxNames.unquote(c.getColumnName())).toList();
-    dev.timelake.HeldWrites tier = heldWrites.orElseThrow();
     Optional<org.apache.arrow.vector.VectorSchemaRoot> rows =
-        ConstantRows.of(table.contract(), names, values, zone, tier.allocator());
+        ConstantRows.of(table.contract(), names, values, zone, tier.get().allocator());
     if (rows.isEmpty()) {
       return Optional.empty();
     }
     long count = rows.get().getRowCount();
-    tier.hold(
-        table.name(),
-        rows.get(),
-        table.contract().ingestTimeColumn(),
-        access.map(dev.timelake.ClientAccess::user).orElse(""));
+    hold(tier.get(), table, rows.get());
     return Optional.of(
         StatementOutcome.wrote(
             StatementKind.INSERT,

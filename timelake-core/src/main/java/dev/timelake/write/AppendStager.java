@@ -143,6 +143,9 @@ final class AppendStager implements AutoCloseable {
     }
     Map<String, Column> typedColumns = new LinkedHashMap<>();
     Map<String, String> types = new LinkedHashMap<>();
+    // The typed relation's columns, known without describing it again: the header's, read as
+    // the table's types where the table has them.
+    List<InputColumn> typed = new ArrayList<>();
     for (InputColumn column : header) {
       for (Column tableColumn : contract.columns()) {
         if (tableColumn.name().equalsIgnoreCase(column.name())) {
@@ -150,15 +153,8 @@ final class AppendStager implements AutoCloseable {
           types.put(column.name(), csvType(tableColumn, csv.epochUnit()));
         }
       }
-    }
-    // The typed relation's columns, known without describing it again: the header's, read as
-    // the table's types where the table has them.
-    List<InputColumn> typed = new ArrayList<>();
-    for (InputColumn column : header) {
-      typed.add(
-          types.containsKey(column.name())
-              ? new InputColumn(column.name(), types.get(column.name()))
-              : column);
+      String type = types.get(column.name());
+      typed.add(type == null ? column : new InputColumn(column.name(), type));
     }
     try {
       stageRelation(
