@@ -347,6 +347,12 @@ final class AppendStager implements AutoCloseable {
             .newChildAllocator("timelake-append", 0, Long.MAX_VALUE);
   }
 
+  /**
+   * Rows bound per INSERT of Java values: one statement per row costs about half a millisecond in
+   * the engine, so rows go in many to a statement (every value still cast to its column's type).
+   */
+  private static final int ROWS_PER_INSERT = 256;
+
   private void stageRows(AppendSource.Rows rows, long ingestMicros) {
     String input = "__tl_rows_" + UUID.randomUUID().toString().replace("-", "");
     List<String> columns = new ArrayList<>();
@@ -355,33 +361,95 @@ final class AppendStager implements AutoCloseable {
     }
     connection.execute("CREATE TEMPORARY TABLE " + input + " (" + String.join(", ", columns) + ")");
     try {
-      String placeholders = String.join(", ", java.util.Collections.nCopies(columns.size(), "?"));
-      try (PreparedStatement insert =
-          connection.prepare("INSERT INTO " + input + " VALUES (" + placeholders + ")")) {
-        int rowNumber = 0;
-        for (List<Object> row : rows.rows()) {
-          rowNumber++;
-          if (row.size() != columns.size()) {
-            throw SchemaAlignment.rejected(
-                contract,
-                "row %d has %d values, expected %d",
-                rowNumber,
-                row.size(),
-                columns.size());
-          }
-          for (int i = 0; i < row.size(); i++) {
-            insert.setObject(i + 1, JavaValues.toJdbc(row.get(i)));
-          }
-          insert.addBatch();
+      List<List<Object>> values = rows.rows();
+      for (int i = 0; i < values.size(); i++) {
+        if (values.get(i).size() != columns.size()) {
+          throw SchemaAlignment.rejected(
+              contract,
+              "row %d has %d values, expected %d",
+              i + 1,
+              values.get(i).size(),
+              columns.size());
         }
-        insert.executeBatch();
-      } catch (SQLException e) {
-        throw SchemaAlignment.rejected(contract, "rows could not be converted: %s", e.getMessage());
+      }
+      String row =
+          "(" + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
+      int whole = values.size() - values.size() % ROWS_PER_INSERT;
+      if (whole > 0) {
+        try (PreparedStatement insert = insertOf(input, row, ROWS_PER_INSERT)) {
+          for (int first = 0; first < whole; first += ROWS_PER_INSERT) {
+            insertRows(insert, input, row, values, first, ROWS_PER_INSERT);
+          }
+        } catch (SQLException e) {
+          throw SchemaAlignment.rejected(
+              contract, "rows could not be converted: %s", e.getMessage());
+        }
+      }
+      if (whole < values.size()) {
+        try (PreparedStatement insert = insertOf(input, row, values.size() - whole)) {
+          insertRows(insert, input, row, values, whole, values.size() - whole);
+        } catch (SQLException e) {
+          throw SchemaAlignment.rejected(
+              contract, "rows could not be converted: %s", e.getMessage());
+        }
       }
       stageRelation(input, rows.describe(), AppendSource.Casting.LOSSLESS, ingestMicros);
     } finally {
       connection.execute("DROP TABLE IF EXISTS " + input);
     }
+  }
+
+  private PreparedStatement insertOf(String input, String row, int rows) {
+    return connection.prepare(
+        "INSERT INTO "
+            + input
+            + " VALUES "
+            + String.join(", ", java.util.Collections.nCopies(rows, row)));
+  }
+
+  /**
+   * Inserts {@code count} rows from {@code first} with {@code insert}; when they cannot be
+   * converted, inserts them one by one to name the first row that cannot (a failed statement
+   * inserts nothing) and throws naming it.
+   */
+  private void insertRows(
+      PreparedStatement insert,
+      String input,
+      String row,
+      List<List<Object>> values,
+      int first,
+      int count)
+      throws SQLException {
+    int parameter = 1;
+    for (int r = first; r < first + count; r++) {
+      for (Object value : values.get(r)) {
+        insert.setObject(parameter++, JavaValues.toJdbc(value));
+      }
+    }
+    try {
+      insert.execute();
+    } catch (SQLException e) {
+      try (PreparedStatement single = insertOf(input, row, 1)) {
+        for (int r = first; r < first + count; r++) {
+          for (int c = 0; c < values.get(r).size(); c++) {
+            single.setObject(c + 1, JavaValues.toJdbc(values.get(r).get(c)));
+          }
+          try {
+            single.execute();
+          } catch (SQLException rejected) {
+            throw new SQLException("row " + (r + 1) + ": " + firstLine(rejected), rejected);
+          }
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** The engine's message without the statement it quotes (Timelake's own, not the user's). */
+  private static String firstLine(SQLException e) {
+    String message = String.valueOf(e.getMessage());
+    int end = message.indexOf('\n');
+    return (end < 0 ? message : message.substring(0, end)).strip();
   }
 
   private void stageRelation(
