@@ -43,6 +43,8 @@ public final class Append {
   private Optional<String> batchId = Optional.empty();
   private Optional<String> writtenBy = Optional.empty();
   private Clock clock = Clock.systemUTC();
+  private boolean ownClock;
+  private Optional<HeldWrites> tier = Optional.empty();
   private Consumer<String> progress = message -> {};
   private final Map<String, String> callSettings = new LinkedHashMap<>();
   private Optional<String> csvDelimiter = Optional.empty();
@@ -217,6 +219,23 @@ public final class Append {
   /** Uses {@code clock} for the insertion time (tests and imports that replay history). */
   public Append clock(Clock clock) {
     this.clock = requireNonNull(clock, "clock is null");
+    this.ownClock = true;
+    return this;
+  }
+
+  /**
+   * Hands this append to {@code tier} (a hot tier's, e.g. {@code StandaloneHotTier.heldWrites})
+   * when it takes it: checked here as any append is (the same verdicts and errors), then answered
+   * once durable in the tier's log and committed by its flusher with other writes, so many small
+   * appends make few commits and files. The result's outcome is then {@link
+   * AppendResult.Outcome#HELD}. The tier takes at most 100,000 rows into a time-series table whose
+   * {@code hot-tier} setting is on, without an ordered index or a logical clock, of BOOLEAN,
+   * INTEGER, BIGINT, FLOAT, DOUBLE, VARCHAR, DATE, TIMESTAMP or TIMESTAMPTZ columns (signed),
+   * without infinite instants or dates; an append with a batch id or its own {@link #clock} commits
+   * at once, as does one the tier does not take.
+   */
+  public Append holdIn(HeldWrites tier) {
+    this.tier = Optional.of(requireNonNull(tier, "tier is null"));
     return this;
   }
 
@@ -255,10 +274,19 @@ public final class Append {
     return this;
   }
 
+  /** The tier to hand the append to, when it may take appends to this table. */
+  private Optional<HeldWrites> heldBy() {
+    return tier.filter(
+        held ->
+            !ownClock
+                && table.contract().isTimeSeries()
+                && table.contract().isEnabled(Settings.HOT_TIER));
+  }
+
   /**
    * Writes and commits everything added as one Iceberg snapshot, then runs inline maintenance of
-   * the table unless {@code auto-maintain} is off. A maintenance failure is reported in the result
-   * and never undoes the append.
+   * the table unless {@code auto-maintain} is off; or hands it to the tier given to {@link
+   * #holdIn}. A maintenance failure is reported in the result and never undoes the append.
    */
   public AppendResult commit() {
     dev.timelake.rollup.TableDrops.refuseAppendTo(table, "append to");
@@ -272,6 +300,7 @@ public final class Append {
       writtenBy.ifPresent(
           user ->
               operation.summary(java.util.Map.of(dev.timelake.table.SnapshotSummaries.USER, user)));
+      heldBy().ifPresent(held -> operation.holdIn(held, writtenBy.orElse("")));
       return InlineMaintenance.afterCommit(
           operation.run(),
           catalog,

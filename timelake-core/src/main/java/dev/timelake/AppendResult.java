@@ -5,9 +5,10 @@ import java.util.OptionalLong;
 
 /**
  * What an append did: rows committed, copies of a key dropped within the append, late rows, files
- * written, the new snapshot, and the inline maintenance that followed (or its failure, with its
- * exception; the append stands), and the table committed to (empty when nothing was). A skipped
- * append (its batch id was already committed) reports 0 rows and no snapshot.
+ * written, the new snapshot (none for an append a tier holds), and the inline maintenance that
+ * followed (or its failure, with its exception; the append stands), and the table committed to
+ * (empty when nothing was). A skipped append (its batch id was already committed) reports 0 rows
+ * and no snapshot.
  *
  * <p>{@code lateRows} counts the committed rows that are not newer than everything their time
  * partition held before: each replaces a stored row with the same key if there is one. It is an
@@ -53,7 +54,12 @@ public record AppendResult(
     /** Nothing to write: the input was empty. */
     EMPTY,
     /** The batch id was already committed; nothing was written. */
-    SKIPPED_DUPLICATE_BATCH
+    SKIPPED_DUPLICATE_BATCH,
+    /**
+     * Held in a write-ahead tier ({@link Append#holdIn}): durable in its log, committed by its
+     * flusher with other writes; no snapshot or file yet, and late rows not counted.
+     */
+    HELD
   }
 
   /** A committed append into {@code table}, before any inline maintenance. */
@@ -66,6 +72,23 @@ public record AppendResult(
         files,
         OptionalLong.of(snapshotId),
         Outcome.COMMITTED,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(table));
+  }
+
+  /**
+   * An append held in a tier: {@code rows} the rows a commit writes of it (less copies of a key),
+   * {@code copiesDropped} the copies.
+   */
+  public static AppendResult held(TableName table, long rows, long copiesDropped) {
+    return new AppendResult(
+        rows,
+        copiesDropped,
+        0,
+        0,
+        OptionalLong.empty(),
+        Outcome.HELD,
         Optional.empty(),
         Optional.empty(),
         Optional.of(table));

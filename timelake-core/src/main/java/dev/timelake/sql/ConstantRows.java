@@ -3,7 +3,7 @@ package dev.timelake.sql;
 import dev.timelake.Column;
 import dev.timelake.ColumnType;
 import dev.timelake.table.TableContract;
-import dev.timelake.write.ArrowColumns;
+import dev.timelake.write.HeldColumns;
 import java.math.BigInteger;
 import java.time.DateTimeException;
 import java.time.LocalDate;
@@ -31,8 +31,6 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.statement.select.Values;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -47,12 +45,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 final class ConstantRows {
   private static final long MAX_EXACT_DOUBLE = 1L << 53;
-
-  /**
-   * The most rows converted here: a larger VALUES list is a bulk load, which gains nothing from
-   * skipping DuckDB and is better staged there than held as Java values first.
-   */
-  static final int MAX_ROWS = 100_000;
 
   /**
    * A decimal numeral DuckDB reads as DECIMAL (no exponent): with at most 15 digits in all, its
@@ -91,7 +83,7 @@ final class ConstantRows {
       Values values,
       ZoneId zone,
       BufferAllocator allocator) {
-    Optional<List<Column>> targets = targets(table, columns);
+    Optional<List<Column>> targets = HeldColumns.of(table, columns);
     Optional<List<List<Object>>> rows = rows(values);
     if (targets.isEmpty() || rows.isEmpty()) {
       return Optional.empty();
@@ -111,7 +103,7 @@ final class ConstantRows {
         if (value.isEmpty() || (value.get() == NULL && !column.isNullable())) {
           return Optional.empty();
         }
-        values2.add(value.get());
+        values2.add(value.get() == NULL ? null : value.get());
       }
       converted.add(values2);
     }
@@ -122,7 +114,7 @@ final class ConstantRows {
         return Optional.empty(); // a required column the INSERT leaves NULL
       }
     }
-    return Optional.of(batch(table, targets.get(), converted, allocator));
+    return Optional.of(HeldColumns.batch(table, targets.get(), converted, allocator));
   }
 
   /**
@@ -172,55 +164,8 @@ final class ConstantRows {
     return value.getClass().getSimpleName(); // StringValue, BooleanValue, …
   }
 
-  /**
-   * The columns a batch for {@code table} holds (all but the insertion-time column), when the tier
-   * may take its rows: each of a type built from Java values, no logical clock or index
-   * granularity.
-   */
-  static Optional<List<Column>> heldColumns(TableContract table) {
-    return targets(table, List.of());
-  }
-
   /** A NULL, apart from "no certain value". */
   private static final Object NULL = new Object();
-
-  /** The columns the values go into, when each is of a type converted here. */
-  private static Optional<List<Column>> targets(TableContract table, List<String> names) {
-    if (table.hasLogicalClock() || table.hasIndexGranularity()) {
-      return Optional.empty();
-    }
-    List<Column> columns = new ArrayList<>();
-    if (names.isEmpty()) {
-      for (Column column : table.columns()) {
-        if (!table.ingestTimeColumn().map(column.name()::equals).orElse(false)) {
-          columns.add(column);
-        }
-      }
-    } else {
-      for (String name : names) {
-        Optional<Column> column =
-            table.columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
-        boolean ingest = table.ingestTimeColumn().map(n -> n.equalsIgnoreCase(name)).orElse(false);
-        if (column.isEmpty() || ingest || columns.contains(column.get())) {
-          return Optional.empty();
-        }
-        columns.add(column.get());
-      }
-    }
-    for (Column column : columns) {
-      if (!converts(column.type()) || table.isUnsigned(column.name())) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(columns);
-  }
-
-  private static boolean converts(ColumnType type) {
-    return switch (type.kind()) {
-      case BOOLEAN, INTEGER, BIGINT, FLOAT, DOUBLE, VARCHAR, DATE, TIMESTAMP, TIMESTAMPTZ -> true;
-      default -> false;
-    };
-  }
 
   /** The rows of a VALUES list, each a list of its expressions; empty for other shapes. */
   private static Optional<List<List<Object>>> rows(Values values) {
@@ -234,7 +179,7 @@ final class ConstantRows {
       rows.add(new ArrayList<>(list)); // VALUES (a, b): one row
       return Optional.of(rows);
     }
-    if (list.size() > MAX_ROWS) {
+    if (list.size() > HeldColumns.MAX_ROWS) {
       return Optional.empty();
     }
     for (Object row : list) {
@@ -454,41 +399,5 @@ final class ConstantRows {
     return Optional.of(
         ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), local)
             - offset.getTotalSeconds() * 1_000_000L);
-  }
-
-  /** The batch: the given columns with their values, and the insertion-time column unset. */
-  private static VectorSchemaRoot batch(
-      TableContract table,
-      List<Column> columns,
-      List<List<Object>> rows,
-      BufferAllocator allocator) {
-    List<FieldVector> vectors = new ArrayList<>();
-    try {
-      for (int c = 0; c < columns.size(); c++) {
-        Column column = columns.get(c);
-        FieldVector vector = ArrowColumns.vector(column.name(), column.type(), allocator);
-        vectors.add(vector);
-        vector.setInitialCapacity(rows.size());
-        vector.allocateNew();
-        for (int r = 0; r < rows.size(); r++) {
-          Object value = rows.get(r).get(c);
-          ArrowColumns.set(vector, r, value == NULL ? null : value);
-        }
-        vector.setValueCount(rows.size());
-      }
-      if (table.ingestTimeColumn().isPresent()) {
-        TimeStampMicroTZVector ingest =
-            new TimeStampMicroTZVector(table.ingestTimeColumn().get(), allocator, "UTC");
-        vectors.add(ingest);
-        ingest.allocateNew(rows.size());
-        ingest.setValueCount(rows.size());
-      }
-    } catch (RuntimeException | OutOfMemoryError e) {
-      vectors.forEach(FieldVector::close);
-      throw e;
-    }
-    VectorSchemaRoot root = new VectorSchemaRoot(vectors);
-    root.setRowCount(rows.size());
-    return root;
   }
 }

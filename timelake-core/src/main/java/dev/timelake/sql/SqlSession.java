@@ -941,45 +941,39 @@ public final class SqlSession implements AutoCloseable {
       dev.timelake.HeldWrites tier,
       LoadedTable table,
       org.apache.arrow.vector.VectorSchemaRoot rows) {
-    tier.hold(
-        table.name(),
-        rows,
-        table.contract().ingestTimeColumn(),
-        access.map(dev.timelake.ClientAccess::user).orElse(""));
+    tier.hold(table.name(), rows, table.contract().ingestTimeColumn(), user());
+  }
+
+  /** The session's user, as a tier records who wrote: empty for the local user. */
+  private String user() {
+    return access.map(dev.timelake.ClientAccess::user).orElse("");
   }
 
   /**
    * A COPY outside a transaction handed to the session's tier once staged and checked as any
    * append's rows are (the same verdict and errors), read back as a batch like a held INSERT's; at
-   * most {@link ConstantRows#MAX_ROWS} rows (a larger COPY is a bulk load, committed at once).
-   * Empty when there is no tier or it cannot take them: the COPY commits as usual.
+   * most {@link dev.timelake.write.HeldColumns#MAX_ROWS} rows (a larger COPY is a bulk load,
+   * committed at once). Empty when there is no tier or it cannot take them: the COPY commits as
+   * usual.
    */
   private Optional<StatementOutcome> holdCopied(LoadedTable table, PendingAppend pending) {
     Optional<dev.timelake.HeldWrites> tier = tierFor(table);
-    Optional<List<dev.timelake.Column>> columns = ConstantRows.heldColumns(table.contract());
-    if (tier.isEmpty()
-        || columns.isEmpty()
-        || pending.rows() == 0
-        || pending.rows() > ConstantRows.MAX_ROWS) {
+    long rows = pending.rows();
+    java.util.OptionalLong kept =
+        tier.isPresent() ? pending.holdIn(tier.get(), user()) : java.util.OptionalLong.empty();
+    if (kept.isEmpty()) {
       return Optional.empty();
     }
-    Optional<dev.timelake.write.StagedBatch> rows =
-        pending.stagedBatch(columns.get(), tier.get().allocator());
-    if (rows.isEmpty()) {
-      return Optional.empty();
-    }
-    long kept = rows.get().rowsLessCopies();
-    hold(tier.get(), table, rows.get().batch());
     return Optional.of(
         StatementOutcome.wrote(
             StatementKind.INSERT,
             "Copied "
-                + rows(kept)
+                + rows(kept.getAsLong())
                 + " into "
                 + table.name()
-                + copies(rows.get().batch().getRowCount() - kept)
+                + copies(rows - kept.getAsLong())
                 + ", held in the hot tier",
-            kept,
+            kept.getAsLong(),
             List.of()));
   }
 

@@ -28,6 +28,8 @@ public final class AppendOperation {
   private final java.util.Set<Integer> touched = new java.util.TreeSet<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
   private java.util.function.ObjLongConsumer<Integer> sourceRead = (sources, rows) -> {};
+  private Optional<dev.timelake.HeldWrites> tier = Optional.empty();
+  private String user = "";
 
   public AppendOperation(
       LoadedTable table,
@@ -58,6 +60,17 @@ public final class AppendOperation {
     return this;
   }
 
+  /**
+   * Hands the staged rows to {@code tier}, written by {@code user}, instead of committing them when
+   * it takes them (see {@link PendingAppend#holdIn}) and the append has no batch id, whose
+   * idempotence is a committed snapshot's.
+   */
+  public AppendOperation holdIn(dev.timelake.HeldWrites tier, String user) {
+    this.tier = Optional.of(requireNonNull(tier, "tier is null"));
+    this.user = requireNonNull(user, "user is null");
+    return this;
+  }
+
   /** The table appended to. */
   public dev.timelake.TableName table() {
     return table.name();
@@ -77,6 +90,10 @@ public final class AppendOperation {
         return AppendResult.nothing(AppendResult.Outcome.SKIPPED_DUPLICATE_BATCH);
       }
     }
+    Optional<AppendResult> held = heldAsTheyAre();
+    if (held.isPresent()) {
+      return held.get();
+    }
     try (PendingAppend pending = new PendingAppend(table, connection)) {
       int read = 0;
       for (AppendSource source : sources) {
@@ -84,9 +101,41 @@ public final class AppendOperation {
         pending.add(source, startedAt);
         sourceRead.accept(++read, pending.rows());
       }
+      long rows = pending.rows();
+      java.util.OptionalLong kept =
+          tier.isPresent() && batchId.isEmpty()
+              ? pending.holdIn(tier.get(), user)
+              : java.util.OptionalLong.empty();
+      if (kept.isPresent()) {
+        return AppendResult.held(table.name(), kept.getAsLong(), rows - kept.getAsLong());
+      }
       AppendResult result = pending.commit(operation, batchId, extraSummary, progress);
       touched.addAll(pending.touchedPartitions());
       return result;
     }
+  }
+
+  /**
+   * Rows of Java values that need no staging (see {@link HeldRows}) handed to the tier as they are,
+   * without a statement to the engine; empty when there is no tier, the append has other sources,
+   * or a value needs the engine's verdict.
+   */
+  private Optional<AppendResult> heldAsTheyAre() {
+    if (tier.isEmpty()
+        || batchId.isPresent()
+        || sources.size() != 1
+        || !(sources.get(0) instanceof AppendSource.Rows rows)) {
+      return Optional.empty();
+    }
+    dev.timelake.catalog.ContractCheck.requireIntact(table, "append to");
+    Optional<StagedBatch> batch = HeldRows.of(table.contract(), rows, tier.get().allocator());
+    if (batch.isEmpty()) {
+      return Optional.empty();
+    }
+    int count = batch.get().batch().getRowCount();
+    sourceRead.accept(1, count);
+    tier.get().hold(table.name(), batch.get().batch(), table.contract().ingestTimeColumn(), user);
+    long kept = batch.get().rowsLessCopies();
+    return Optional.of(AppendResult.held(table.name(), kept, count - kept));
   }
 }

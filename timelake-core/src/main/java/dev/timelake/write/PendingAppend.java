@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -129,14 +130,28 @@ public final class PendingAppend implements AutoCloseable {
   }
 
   /**
-   * The staged rows' {@code columns} as one Arrow batch in input order, with the table's insertion
-   * time column unset (what a write-ahead tier takes, see {@link dev.timelake.HeldWrites}), and how
-   * many rows a commit would write now; empty when a value is an infinite instant or date.
+   * Hands the staged rows to {@code tier}, written by {@code user}, instead of committing them,
+   * when it takes them (see {@link HeldColumns}): read back as one Arrow batch in input order, the
+   * insertion-time column left for the tier to set. Returns, once they are durable there, how many
+   * rows a commit would have written (those less copies of a key); empty when the tier cannot take
+   * them (too many rows, a column of another type, an infinite instant or date), the append then
+   * still open to commit.
    */
-  public Optional<StagedBatch> stagedBatch(
-      List<dev.timelake.Column> columns, org.apache.arrow.memory.BufferAllocator allocator) {
+  public OptionalLong holdIn(dev.timelake.HeldWrites tier, String user) {
     requireOpen();
-    return StagedBatch.read(connection, stager.stageTable(), table.contract(), columns, allocator);
+    Optional<List<dev.timelake.Column>> columns = HeldColumns.of(table.contract());
+    if (columns.isEmpty() || rows() == 0 || rows() > HeldColumns.MAX_ROWS) {
+      return OptionalLong.empty();
+    }
+    Optional<StagedBatch> staged =
+        StagedBatch.read(
+            connection, stager.stageTable(), table.contract(), columns.get(), tier.allocator());
+    if (staged.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    committed = true;
+    tier.hold(table.name(), staged.get().batch(), table.contract().ingestTimeColumn(), user);
+    return OptionalLong.of(staged.get().rowsLessCopies());
   }
 
   /** The partitions the committed append wrote to. */

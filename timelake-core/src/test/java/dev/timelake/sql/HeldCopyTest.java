@@ -67,14 +67,15 @@ class HeldCopyTest extends WithLakeSession {
       tiered.sql("SET timelake.hot_tier = on").close();
       Path large = warehouse.resolve("large.csv");
       Files.writeString(large, bigCsv());
-      assertThat(copy(tiered, "held", large)).isEqualTo("rows " + (ConstantRows.MAX_ROWS + 1));
+      assertThat(copy(tiered, "held", large))
+          .isEqualTo("rows " + (dev.timelake.write.HeldColumns.MAX_ROWS + 1));
       assertThat(tier.held()).as("nothing held").isEmpty();
       assertThat(copy(tiered, "held", small)).isEqualTo("rows 1");
       assertThat(tier.held()).as("then held").containsExactly(1);
       try (QueryResult count = tiered.sql("SELECT count(*) FROM t.held")) {
         assertThat(count.rows())
             .as("read after a commit of what is held")
-            .containsExactly(List.of(ConstantRows.MAX_ROWS + 2L));
+            .containsExactly(List.of(dev.timelake.write.HeldColumns.MAX_ROWS + 2L));
       }
     }
   }
@@ -101,7 +102,7 @@ class HeldCopyTest extends WithLakeSession {
   private static String bigCsv() {
     StringBuilder csv = new StringBuilder("tag,time,d\n");
     java.time.Instant start = java.time.Instant.parse("2026-01-01T00:00:00Z");
-    for (int i = 0; i <= ConstantRows.MAX_ROWS; i++) {
+    for (int i = 0; i <= dev.timelake.write.HeldColumns.MAX_ROWS; i++) {
       csv.append("b,").append(start.plusSeconds(i)).append(",1\n");
     }
     return csv.toString();

@@ -330,13 +330,25 @@ final class TimelakeConnection extends ConnectionDefaults {
     return 0;
   }
 
+  /**
+   * Also the connection's {@link Session} and {@link Lake}: e.g. to hold its INSERTs and batches in
+   * a hot tier opened on the lake ({@code Session.holdWritesIn}).
+   */
   @Override
   public <T> T unwrap(Class<T> type) throws SQLException {
+    if (type == Session.class) {
+      checkOpen();
+      return type.cast(session);
+    }
+    if (type == Lake.class) {
+      checkOpen();
+      return type.cast(lake());
+    }
     return Results.unwrap(this, type, "A Timelake connection");
   }
 
   @Override
   public boolean isWrapperFor(Class<?> type) {
-    return type.isInstance(this);
+    return type == Session.class || type == Lake.class || type.isInstance(this);
   }
 }

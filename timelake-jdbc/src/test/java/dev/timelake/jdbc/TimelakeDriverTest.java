@@ -386,6 +386,26 @@ class TimelakeDriverTest {
     }
   }
 
+  @Test
+  void aConnectionUnwrapsToItsSessionAndLakeWhileOpen() throws SQLException {
+    Connection connection = DriverManager.getConnection(url);
+    assertThat(connection.isWrapperFor(dev.timelake.Session.class)).isTrue();
+    assertThat(connection.isWrapperFor(dev.timelake.Lake.class)).isTrue();
+    assertThat(connection.isWrapperFor(String.class)).isFalse();
+    try (dev.timelake.QueryResult one =
+        connection.unwrap(dev.timelake.Session.class).sql("SELECT 1 AS one")) {
+      assertThat(one.rows()).containsExactly(List.of(1));
+    }
+    assertThat(connection.unwrap(dev.timelake.Lake.class).table("iot.readings").name())
+        .hasToString("iot.readings");
+    assertThatThrownBy(() -> connection.unwrap(String.class))
+        .isInstanceOf(SQLException.class)
+        .hasMessage("A Timelake connection is not a java.lang.String");
+    connection.close();
+    assertThatThrownBy(() -> connection.unwrap(dev.timelake.Session.class))
+        .isInstanceOf(SQLException.class);
+  }
+
   private static long countRows(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("SELECT count(*) FROM iot.readings")) {
