@@ -20,6 +20,7 @@ import picocli.CommandLine.ParentCommand;
       BenchCoverageCommand.class,
       BenchLineProtocolCommand.class,
       BenchPgInsertsCommand.class,
+      BenchAppendsCommand.class,
       BenchStorageCommand.class
     },
     footer = {

@@ -226,4 +226,29 @@ class BenchCommandTest {
     assertThat(negative.status()).isEqualTo(2);
     assertThat(negative.err()).contains("--copy at least 0");
   }
+
+  @Test
+  void appendsMeasuresHeldAndCommittedAppendsAndStoresEveryRow() {
+    Run appends =
+        new CliRunner(directory)
+            .run(
+                "bench",
+                "appends",
+                "--appends",
+                "20",
+                "--appends-without-tier",
+                "2",
+                "--rows",
+                "3");
+    assertThat(appends.status()).as(appends.err()).isZero();
+    assertThat(appends.out())
+        .contains("Append.commit (a snapshot each)")
+        .contains("stored 306 of 306 rows")
+        .contains("Append.holdIn(hot tier)")
+        .contains("stored 360 of 360 rows");
+
+    Run bad = new CliRunner(directory).run("bench", "appends", "--rows", "0");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("--rows from 1 to 100000");
+  }
 }
