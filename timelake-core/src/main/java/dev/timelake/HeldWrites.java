@@ -35,10 +35,26 @@ public interface HeldWrites {
   void commitHeld();
 
   /**
-   * Commits what is held of {@code table} before this call, before a query reads it (other tables
-   * stay held).
+   * Commits what is held of {@code table} before this call, before a query that cannot read it as
+   * held reads it (other tables stay held).
    *
    * @throws TimelakeException when that cannot be done in time: the statement must not run
    */
   void commitHeld(TableName table);
+
+  /**
+   * What is held of {@code table} now, for a query to read with the table's committed rows (the
+   * same winner rule: the newest insertion time wins): the rows as written, each with the insertion
+   * time the tier gave it, in the table's column order; the caller closes the reader. Called before
+   * the query pins the table's snapshot, so a row committed meanwhile is read twice, as identical
+   * copies of one key (only tables that remove copies are read this way). Empty when nothing is
+   * held — or, the default, once what is held is committed (as {@link #commitHeld(TableName)}),
+   * which a tier does too when it holds too much to read this way.
+   *
+   * @throws TimelakeException when what is held cannot be committed in time: the query must not run
+   */
+  default Optional<org.apache.arrow.vector.ipc.ArrowReader> readHeld(TableName table) {
+    commitHeld(table);
+    return Optional.empty();
+  }
 }

@@ -121,9 +121,11 @@ public final class Session implements AutoCloseable {
   /**
    * Sends this session's INSERTs of constant rows and its COPYs (of at most 100,000 rows, once
    * checked) outside a transaction to {@code tier}, which answers them once durable and commits
-   * them later, and has it commit what it holds before any other statement of the session runs.
-   * What a server does with its hot tier; a write the tier cannot take (a query, a table with an
-   * index granularity, a value converted only by DuckDB) is committed as usual.
+   * them later; the session's queries read what it holds with the committed rows ({@link
+   * HeldWrites#readHeld}), and it has the tier commit what it holds before any other statement that
+   * may read tables runs. What a server does with its hot tier; a write the tier cannot take (a
+   * query, a table with an index granularity, a value converted only by DuckDB) is committed as
+   * usual.
    */
   public Session holdWritesIn(HeldWrites tier) {
     session.holdWritesIn(requireNonNull(tier, "tier is null"));

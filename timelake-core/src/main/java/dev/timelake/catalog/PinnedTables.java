@@ -13,6 +13,7 @@ import java.util.Optional;
 public final class PinnedTables {
   private final LakeCatalog catalog;
   private final java.util.function.Consumer<TableName> beforePinning;
+  private final java.util.function.Consumer<PinnedTable> afterPinning;
   private final Map<TableName, Optional<PinnedTable>> pinned = new HashMap<>();
 
   public PinnedTables(LakeCatalog catalog) {
@@ -24,8 +25,20 @@ public final class PinnedTables {
    * session's hot tier commits what it holds of the table, so the snapshot pinned has it).
    */
   public PinnedTables(LakeCatalog catalog, java.util.function.Consumer<TableName> beforePinning) {
+    this(catalog, beforePinning, table -> {});
+  }
+
+  /**
+   * Like the other constructor, also running {@code afterPinning} with each table once pinned (a
+   * session reads what its tier held of it, as taken before pinning, beside the pinned snapshot).
+   */
+  public PinnedTables(
+      LakeCatalog catalog,
+      java.util.function.Consumer<TableName> beforePinning,
+      java.util.function.Consumer<PinnedTable> afterPinning) {
     this.catalog = catalog;
     this.beforePinning = beforePinning;
+    this.afterPinning = afterPinning;
   }
 
   /** The table pinned at its current snapshot on first use; empty when it does not exist. */
@@ -35,6 +48,7 @@ public final class PinnedTables {
       beforePinning.accept(name);
       found = catalog.load(name).map(PinnedTable::current);
       pinned.put(name, found);
+      found.ifPresent(afterPinning);
     }
     return found;
   }

@@ -35,6 +35,8 @@ public final class RollupRouter {
   private final SessionSettings settings;
   private final ConstantEvaluator constants;
   private final EngineConnection connection;
+  private java.util.function.Function<dev.timelake.TableName, List<dev.timelake.read.PlannedFile>>
+      heldRows = name -> List.of();
 
   public RollupRouter(
       PinnedTables tables,
@@ -45,6 +47,17 @@ public final class RollupRouter {
     this.settings = settings;
     this.constants = constants;
     this.connection = connection;
+  }
+
+  /**
+   * Weighs, for each raw table, the files {@code heldRows} gives beside its committed ones (rows a
+   * session's tier holds): the buckets they touch are changed buckets, answered from raw data.
+   */
+  public RollupRouter withHeldRows(
+      java.util.function.Function<dev.timelake.TableName, List<dev.timelake.read.PlannedFile>>
+          heldRows) {
+    this.heldRows = heldRows;
+    return this;
   }
 
   /** Routes every SELECT of {@code statement} that rollups answer; one entry per SELECT weighed. */
@@ -120,7 +133,7 @@ public final class RollupRouter {
       return RouteDecision.notRouted(
           "the rollups " + contract.name() + " lists no longer exist", List.of());
     }
-    RouteCandidates weighed = new RouteCandidates(raw);
+    RouteCandidates weighed = new RouteCandidates(raw, heldRows.apply(raw.name()));
     List<RouteCandidate> candidates = weighed.of(rollups);
     List<net.sf.jsqlparser.expression.Expression> terms = new java.util.ArrayList<>();
     terms.addAll(analyzed.keyFilters());

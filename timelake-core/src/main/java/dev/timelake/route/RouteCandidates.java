@@ -20,15 +20,28 @@ import java.util.OptionalLong;
 public final class RouteCandidates {
   private final PinnedTable raw;
   private final List<PlannedFile> rawFiles;
+  private final List<PlannedFile> held;
 
   public RouteCandidates(PinnedTable raw) {
+    this(raw, List.of());
+  }
+
+  /**
+   * Also weighs {@code held}, files of rows read beside the committed ones (a session's tier):
+   * newer than every refresh, their buckets are changed ones.
+   */
+  public RouteCandidates(PinnedTable raw, List<PlannedFile> held) {
     this.raw = raw;
     this.rawFiles = ScanPlanner.liveFiles(raw);
+    this.held = List.copyOf(held);
   }
 
   /** The raw table's facts. */
   public RawFacts facts() {
-    return new RawFacts(raw.contract(), raw.snapshotId(), RollupChanges.spans(rawFiles));
+    return new RawFacts(
+        raw.contract(),
+        raw.snapshotId(),
+        RollupChanges.spans(rawFiles).union(RollupChanges.spans(held)));
   }
 
   /** Every rollup weighed. */
@@ -107,6 +120,7 @@ public final class RouteCandidates {
     long start = grid.ceil(Math.max(retained, rollupStart.getAsLong()));
     IntervalSet changed =
         RollupChanges.spans(RollupChanges.changedFiles(rawFiles, rollup.sourceSequence()))
+            .union(RollupChanges.spans(held))
             .union(deletions.spans())
             .alignOutward(grid);
     // Buckets the refresh left to raw data for the refresh lag are not in the rollup.

@@ -93,6 +93,9 @@ public final class SqlSession implements AutoCloseable {
   /** Where INSERTs of constants outside a transaction go, when the session has a tier. */
   private Optional<dev.timelake.HeldWrites> heldWrites = Optional.empty();
 
+  /** What the tier holds of the tables the running query reads; empty between queries. */
+  private Optional<TierReads> tierReads = Optional.empty();
+
   private long newestFirstRuns;
 
   /** A session of the local user, with the full power of DuckDB. */
@@ -598,8 +601,8 @@ public final class SqlSession implements AutoCloseable {
     if (!(statement instanceof Insert
         || statement instanceof SetStatement
         || statement instanceof Select)) {
-      // An INSERT may be held rather than read anything; a SET reads nothing; a query commits
-      // what is held of each table it reads as it pins it.
+      // An INSERT may be held rather than read anything; a SET reads nothing; a query reads what
+      // is held of each table it reads as it pins it (see TierReads).
       commitHeld();
     }
     return run(statement, text);
@@ -669,10 +672,29 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome query(Statement statement, String text) {
     refuseFileReads(text);
-    // One pinned snapshot per table for the whole statement: the view expansion, the fast paths'
-    // checks and the plan read the same one, and each table is looked up in the catalog once.
-    PinnedTables tables =
-        new PinnedTables(catalog, name -> heldWrites.ifPresent(tier -> tier.commitHeld(name)));
+    try (TierReads reads = new TierReads(heldWrites, catalog, work(), catalog.tempDirectory())) {
+      tierReads = Optional.of(reads);
+      // One pinned snapshot per table for the whole statement: the view expansion, the fast
+      // paths' checks and the plan read the same one, and each table is looked up in the catalog
+      // once; what the session's tier holds of it is read with it.
+      return query(
+          statement, text, new PinnedTables(catalog, reads::beforePinning, reads::afterPinning));
+    } finally {
+      tierReads = Optional.empty();
+    }
+  }
+
+  /** The rows of {@code table} the session's tier holds that the statement reads, as files. */
+  private List<dev.timelake.read.PlannedFile> tierFiles(TableName table) {
+    return tierReads.map(reads -> reads.files(table)).orElse(List.of());
+  }
+
+  /** True when the statement reads rows of {@code table} the tier holds (no fast path does). */
+  private boolean readsTier(TableName table) {
+    return tierReads.map(reads -> reads.reads(table)).orElse(false);
+  }
+
+  private StatementOutcome query(Statement statement, String text, PinnedTables tables) {
     expandViews(statement, tables);
     if (transaction.holdsRows() || readsEarlierSnapshot(statement)) {
       // The fast paths read the current committed data only (indexes, bounds, rollups): the
@@ -712,6 +734,9 @@ public final class SqlSession implements AutoCloseable {
   private Optional<StatementOutcome> newestFirst(
       NewestFirst newest, PlainSelect select, PinnedTables tables) {
     PinnedTable pinned = tables.require(newest.table());
+    if (readsTier(pinned.name())) {
+      return Optional.empty(); // the bounds are the committed files'
+    }
     // Each bound is planned on the statement's own tree, its WHERE put back after: planning a
     // newest-first shape changes nothing else a later plan reads (it is never routed; a table
     // reference keeps the alias it was given, a time bucket its integer arithmetic).
@@ -765,6 +790,9 @@ public final class SqlSession implements AutoCloseable {
       return Optional.empty();
     }
     PinnedTable pinned = tables.require(latest.get().table());
+    if (readsTier(pinned.name())) {
+      return Optional.empty(); // the index holds committed rows only
+    }
     Optional<java.nio.file.Path> index = dev.timelake.read.LatestIndex.of(pinned, work());
     if (index.isEmpty()) {
       return Optional.empty();
@@ -831,7 +859,9 @@ public final class SqlSession implements AutoCloseable {
     List<SelectRoute> selectRoutes =
         transaction.holdsRows() || readsEarlierSnapshot(statement)
             ? List.of() // rollups reflect the current committed rows only
-            : new RollupRouter(tables, settings, constants, client).route(statement);
+            : new RollupRouter(tables, settings, constants, client)
+                .withHeldRows(this::tierFiles)
+                .route(statement);
     for (SelectRoute route : selectRoutes) {
       explanation.addAll(route.decision().explanation());
       routes.add(
@@ -843,7 +873,13 @@ public final class SqlSession implements AutoCloseable {
     }
     QueryRewriter rewriter =
         new QueryRewriter(catalog, tables, client, settings, constants)
-            .withHeldRows(name -> transaction.heldRows(name, catalog.tempDirectory()));
+            .withHeldRows(
+                name -> {
+                  List<dev.timelake.read.PlannedFile> held =
+                      new ArrayList<>(transaction.heldRows(name, catalog.tempDirectory()));
+                  held.addAll(tierFiles(name));
+                  return held;
+                });
     String sql = rewriter.rewrite(statement);
     for (TableName read : tables.names()) {
       require(Role.READ, read, "read " + read);

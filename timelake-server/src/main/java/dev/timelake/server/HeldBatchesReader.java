@@ -27,6 +27,7 @@ final class HeldBatchesReader extends ArrowReader {
   private final BufferAllocator allocator;
   private final List<FieldVector> made = new ArrayList<>();
   private final List<String> leftOut;
+  private final boolean ownsBatches;
   private int next;
 
   /**
@@ -34,8 +35,20 @@ final class HeldBatchesReader extends ArrowReader {
    * name); null columns are allocated from {@code allocator}.
    */
   HeldBatchesReader(List<VectorSchemaRoot> batches, List<String> order, BufferAllocator allocator) {
+    this(batches, order, allocator, false);
+  }
+
+  /**
+   * Like the other constructor; with {@code ownsBatches}, the batches are closed with the reader.
+   */
+  HeldBatchesReader(
+      List<VectorSchemaRoot> batches,
+      List<String> order,
+      BufferAllocator allocator,
+      boolean ownsBatches) {
     super(allocator);
     this.batches = batches;
+    this.ownsBatches = ownsBatches;
     this.allocator = allocator;
     Map<String, Field> fields = new HashMap<>();
     for (VectorSchemaRoot batch : batches) {
@@ -91,6 +104,9 @@ final class HeldBatchesReader extends ArrowReader {
   protected void closeReadSource() {
     made.forEach(FieldVector::close);
     made.clear();
+    if (ownsBatches) {
+      batches.forEach(VectorSchemaRoot::close);
+    }
   }
 
   @Override

@@ -369,6 +369,46 @@ final class HotTier implements AutoCloseable {
     }
   }
 
+  /**
+   * The most rows of a table a query reads from the tier as they are held; with more, the query has
+   * them committed first (one commit, which later queries read as files).
+   */
+  static final long READ_ROWS = 100_000;
+
+  /**
+   * What table {@code name} holds now, for a query to read with its committed rows: its batches,
+   * sliced (sharing their memory, so a flush that closes them meanwhile frees nothing the reader
+   * reads), read with the table's columns in order and each request's insertion time. Empty when
+   * nothing is held; empty too once it is committed when it holds more than {@link #READ_ROWS} rows
+   * (waiting at most {@code wait}).
+   */
+  Optional<org.apache.arrow.vector.ipc.ArrowReader> read(TableName name, Duration wait) {
+    List<VectorSchemaRoot> slices = new ArrayList<>();
+    synchronized (this) {
+      Held table = held.get(name);
+      if (table == null || table.records.isEmpty()) {
+        return Optional.empty();
+      }
+      if (table.rows <= READ_ROWS) {
+        for (HeldWrite record : table.records) {
+          slices.add(record.batch().slice(0, record.batch().getRowCount()));
+        }
+      }
+    }
+    if (slices.isEmpty()) {
+      flush(name, wait);
+      return Optional.empty();
+    }
+    try {
+      List<String> order =
+          lake.table(name).columns().stream().map(dev.timelake.Column::name).toList();
+      return Optional.of(new HeldBatchesReader(slices, order, allocator, true));
+    } catch (RuntimeException e) {
+      slices.forEach(VectorSchemaRoot::close);
+      throw e;
+    }
+  }
+
   /** Waits, under the lock, while {@code holding} says the wanted records are held. */
   private void awaitCommitted(Duration wait, java.util.function.BooleanSupplier holding) {
     long deadline = System.nanoTime() + wait.toNanos();
@@ -889,6 +929,11 @@ final class HotTier implements AutoCloseable {
     @Override
     public void commitHeld(TableName table) {
       flush(table, Duration.ofSeconds(30));
+    }
+
+    @Override
+    public Optional<org.apache.arrow.vector.ipc.ArrowReader> readHeld(TableName table) {
+      return read(table, Duration.ofSeconds(30));
     }
   }
 

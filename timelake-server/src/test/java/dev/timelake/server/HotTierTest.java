@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The line-protocol server's hot tier: a write is answered once in the log, committed later (by
- * age, by rows, before this server's clients read, when the server stops), and after a crash every
- * answered write is committed exactly once; the newest write of a key still wins.
+ * age, by rows, when the server stops), read by this server's clients' queries as it is held (as
+ * its commit will read: copies, late rows, routed, latest and newest-first queries), and after a
+ * crash every answered write is committed exactly once; the newest write of a key still wins.
  */
 class HotTierTest extends WithLineProtocolServer {
   private static final HotTierSettings HELD =
@@ -119,12 +120,81 @@ class HotTierTest extends WithLineProtocolServer {
   }
 
   @Test
-  void aQueryCommitsWhatIsHeldOfTheTablesItReadsOnly() throws Exception {
+  void aQueryReadsWhatIsHeldWithoutCommittingIt() throws Exception {
     tiered = tiered(lake, HELD);
     write(tiered, "", TWO + "other,tag=a value=1 1767225600\n");
     assertThat(countOverPostgres("iot.readings")).isEqualTo(2);
-    assertThat(tierOf(lake).stats().rows()).isEqualTo(1); // iot.other's row, still held
-    assertThat(count("iot.other")).isZero();
+    assertThat(tierOf(lake).stats().rows()).as("still held").isEqualTo(3);
+    assertThat(count("iot.readings")).as("nothing committed").isZero();
+  }
+
+  @Test
+  void heldRowsAreReadAsTheirCommitWillReadThemByAnyQueryPath() throws Exception {
+    tiered = tiered(lake, HELD);
+    StringBuilder hours = new StringBuilder();
+    for (int hour = 0; hour < 6; hour++) {
+      for (String tag : List.of("a", "b")) {
+        hours.append("readings,tag=").append(tag).append(" value=").append(hour + 1);
+        hours.append(' ').append(1_767_225_600L + hour * 3_600L).append('\n');
+      }
+    }
+    write(tiered, "", hours.toString());
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    sql(
+        "CREATE MATERIALIZED ROLLUP iot.readings_1h AS SELECT tag, time_bucket(INTERVAL '1 hour',"
+            + " time) AS bucket, sum(value) AS total, count(*) AS n FROM iot.readings"
+            + " GROUP BY tag, bucket");
+    // Held: a late copy of a committed key (newer, so it wins), a new hour, a new series.
+    write(
+        tiered,
+        "",
+        "readings,tag=a value=100 1767225600\nreadings,tag=a value=7 1767247200\n"
+            + "readings,tag=c value=9 1767229200\nreadings,tag=c value=8 1767229200\n");
+    List<String> queries =
+        List.of(
+            "SELECT tag, time_bucket(INTERVAL '1 hour', time) AS hour, sum(value), count(*)"
+                + " FROM iot.readings GROUP BY tag, hour ORDER BY tag, hour",
+            "SELECT tag, sum(value) FROM iot.readings GROUP BY tag ORDER BY tag",
+            "SELECT tag, arg_max(value, time), max(time) FROM iot.readings GROUP BY tag"
+                + " ORDER BY tag",
+            "SELECT tag, time, value FROM iot.readings ORDER BY time DESC, tag LIMIT 3",
+            "SELECT tag, time, value FROM iot.readings WHERE tag = 'c'");
+    List<List<String>> held = new java.util.ArrayList<>();
+    for (String query : queries) {
+      held.add(overPostgres(query));
+    }
+    assertThat(tierOf(lake).stats().rows()).as("read, not committed").isEqualTo(4);
+    tierOf(lake).flush(Duration.ofSeconds(30));
+    for (int i = 0; i < queries.size(); i++) {
+      assertThat(held.get(i)).as(queries.get(i)).isEqualTo(overPostgres(queries.get(i)));
+    }
+    assertThat(held.get(4)).as("a copy within the held rows: the later one").hasSize(1);
+    assertThat(held.get(1).get(0)).as("the held copy replaced the committed row").isEqualTo("a 127.0");
+  }
+
+  @Test
+  void aTableHoldingMoreThanAQueryReadsIsCommittedFirst() throws Exception {
+    tiered = tiered(lake, HELD);
+    StringBuilder lines = new StringBuilder();
+    for (long i = 0; i <= HotTier.READ_ROWS; i++) {
+      lines.append("readings,tag=t").append(i % 100).append(" value=1 ");
+      lines.append(1_767_225_600L + i / 100).append('\n');
+    }
+    write(tiered, "", lines.toString());
+    assertThat(countOverPostgres("iot.readings")).isEqualTo(HotTier.READ_ROWS + 1);
+    assertThat(tierOf(lake).stats().rows()).as("committed by the query").isZero();
+  }
+
+  @Test
+  void aTableThatKeepsCopiesIsCommittedBeforeAQueryReadsIt() throws Exception {
+    sql(
+        "CREATE TABLE iot.events (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag', dedup = false)");
+    tiered = tiered(lake, HELD);
+    write(tiered, "", "events,tag=a value=1 1767225600\nevents,tag=a value=1 1767225600\n");
+    assertThat(tierOf(lake).stats().rows()).isEqualTo(2);
+    assertThat(countOverPostgres("iot.events")).isEqualTo(2);
+    assertThat(tierOf(lake).stats().rows()).as("committed by the query").isZero();
   }
 
   @Test
@@ -178,6 +248,9 @@ class HotTierTest extends WithLineProtocolServer {
     write(tiered, "", "readings,tag=b value=3 1767225600\n");
     write(tiered, "&sync=commit", "readings,tag=b value=4 1767225600\n");
     write(tiered, "", "readings,tag=b value=5 1767225600\n"); // newer than the committed
+    assertThat(overPostgres("SELECT tag, value FROM iot.readings ORDER BY tag"))
+        .as("read with what is held")
+        .containsExactly("a 2.0", "b 5.0");
     tierOf(lake).flush(Duration.ofSeconds(30));
     assertThat(rows("SELECT tag, value FROM iot.readings ORDER BY tag"))
         .containsExactly(List.of("a", 2.0), List.of("b", 5.0));
@@ -277,6 +350,11 @@ class HotTierTest extends WithLineProtocolServer {
 
   /** The rows of {@code table} as a client of this server's PostgreSQL port counts them. */
   private long countOverPostgres(String table) throws Exception {
+    return Long.parseLong(overPostgres("SELECT count(*) FROM " + table).get(0));
+  }
+
+  /** What a client of this server's PostgreSQL port reads: each row's values, space-separated. */
+  private List<String> overPostgres(String sql) throws Exception {
     try (PgServer pg =
             PgServer.start(
                 lake, new InetSocketAddress("127.0.0.1", 0), new Credentials("tl", PASSWORD));
@@ -284,9 +362,17 @@ class HotTierTest extends WithLineProtocolServer {
             DriverManager.getConnection(
                 "jdbc:postgresql://127.0.0.1:" + pg.port() + "/timelake", "tl", PASSWORD);
         Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery("SELECT count(*) FROM " + table)) {
-      result.next();
-      return result.getLong(1);
+        ResultSet result = statement.executeQuery(sql)) {
+      List<String> rows = new java.util.ArrayList<>();
+      int columns = result.getMetaData().getColumnCount();
+      while (result.next()) {
+        List<String> values = new java.util.ArrayList<>();
+        for (int c = 1; c <= columns; c++) {
+          values.add(result.getString(c));
+        }
+        rows.add(String.join(" ", values));
+      }
+      return rows;
     }
   }
 
