@@ -57,4 +57,13 @@ public interface HeldWrites {
     commitHeld(table);
     return Optional.empty();
   }
+
+  /**
+   * What is held of {@code table} now, named: the same name means the same rows held (a write held
+   * or a commit gives another), so a session may read again the file it made of them for an earlier
+   * query. Empty when the tier does not tell: each query then reads what is held anew.
+   */
+  default Optional<String> heldVersion(TableName table) {
+    return Optional.empty();
+  }
 }

@@ -93,6 +93,9 @@ public final class SqlSession implements AutoCloseable {
   /** Where INSERTs of constants outside a transaction go, when the session has a tier. */
   private Optional<dev.timelake.HeldWrites> heldWrites = Optional.empty();
 
+  /** The files this session made of what its tier holds, while it holds the same rows. */
+  private final TierReads.Cache tierFileCache = new TierReads.Cache();
+
   /** What the tier holds of the tables the running query reads; empty between queries. */
   private Optional<TierReads> tierReads = Optional.empty();
 
@@ -672,7 +675,8 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome query(Statement statement, String text) {
     refuseFileReads(text);
-    try (TierReads reads = new TierReads(heldWrites, catalog, work(), catalog.tempDirectory())) {
+    try (TierReads reads =
+        new TierReads(heldWrites, tierFileCache, catalog, work(), catalog.tempDirectory())) {
       tierReads = Optional.of(reads);
       // One pinned snapshot per table for the whole statement: the view expansion, the fast
       // paths' checks and the plan read the same one, and each table is looked up in the catalog
@@ -2022,6 +2026,7 @@ public final class SqlSession implements AutoCloseable {
       // The connections close anyway, and their temporary tables with them.
     }
     try {
+      tierFileCache.close();
       if (work != null) {
         work.close();
       }

@@ -409,6 +409,21 @@ final class HotTier implements AutoCloseable {
     }
   }
 
+  /**
+   * What table {@code name} holds, named by the log's epoch and the first and last of its records
+   * held (see {@link dev.timelake.HeldWrites#heldVersion}).
+   */
+  synchronized String version(TableName name) {
+    Held table = held.get(name);
+    return table == null || table.records.isEmpty()
+        ? log.epoch() + ":none"
+        : log.epoch()
+            + ":"
+            + table.records.peekFirst().sequence()
+            + "-"
+            + table.records.peekLast().sequence();
+  }
+
   /** Waits, under the lock, while {@code holding} says the wanted records are held. */
   private void awaitCommitted(Duration wait, java.util.function.BooleanSupplier holding) {
     long deadline = System.nanoTime() + wait.toNanos();
@@ -934,6 +949,11 @@ final class HotTier implements AutoCloseable {
     @Override
     public Optional<org.apache.arrow.vector.ipc.ArrowReader> readHeld(TableName table) {
       return read(table, Duration.ofSeconds(30));
+    }
+
+    @Override
+    public Optional<String> heldVersion(TableName table) {
+      return Optional.of(version(table));
     }
   }
 

@@ -169,7 +169,9 @@ class HotTierTest extends WithLineProtocolServer {
       assertThat(held.get(i)).as(queries.get(i)).isEqualTo(overPostgres(queries.get(i)));
     }
     assertThat(held.get(4)).as("a copy within the held rows: the later one").hasSize(1);
-    assertThat(held.get(1).get(0)).as("the held copy replaced the committed row").isEqualTo("a 127.0");
+    assertThat(held.get(1).get(0))
+        .as("the held copy replaced the committed row")
+        .isEqualTo("a 127.0");
   }
 
   @Test

@@ -1,0 +1,171 @@
+package dev.timelake.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.timelake.HeldWrites;
+import dev.timelake.QueryResult;
+import dev.timelake.Session;
+import dev.timelake.TableName;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A session's queries read what its tier holds beside the committed rows, without committing it: a
+ * held row is read as its commit will read it (a newer copy of a committed key wins), a query of a
+ * table that keeps copies has the tier commit first, and the file made of the held rows is read
+ * again by later queries while the tier holds the same rows.
+ */
+class TierReadsTest extends WithLakeSession {
+  @Test
+  void queriesReadHeldRowsWithoutCommittingThemAndMakeTheirFileOncePerHeldRows() {
+    run(
+        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag')");
+    run(
+        "INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 1), ('b', '2026-01-01 00:00:00+00', 2)");
+    try (ReadableTier tier = new ReadableTier();
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
+      tiered.sql("INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 10)").close();
+      tiered.sql("INSERT INTO t.r VALUES ('c', '2026-01-01 00:00:00+00', 3)").close();
+      assertThat(tier.held).hasSize(2);
+      String query = "SELECT tag, value FROM t.r ORDER BY tag";
+      List<List<Object>> expected =
+          List.of(List.of("a", 10.0), List.of("b", 2.0), List.of("c", 3.0));
+      assertThat(read(tiered, query)).isEqualTo(expected);
+      assertThat(read(tiered, "SELECT sum(value) FROM t.r")).containsExactly(List.of(15.0));
+      assertThat(tier.reads).as("one read of the same held rows").isEqualTo(1);
+      assertThat(rows("SELECT count(*) FROM t.r"))
+          .as("nothing committed")
+          .containsExactly(List.of(2L));
+      tiered.sql("INSERT INTO t.r VALUES ('c', '2026-01-01 00:00:00+00', 4)").close();
+      assertThat(read(tiered, "SELECT sum(value) FROM t.r")).containsExactly(List.of(16.0));
+      assertThat(tier.reads).as("read again once more is held").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aTableThatKeepsCopiesIsCommittedBeforeAQueryReadsIt() {
+    run(
+        "CREATE TABLE t.events (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag', dedup = false)");
+    try (ReadableTier tier = new ReadableTier();
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
+      tiered.sql("INSERT INTO t.events VALUES ('a', '2026-01-01 00:00:00+00', 1)").close();
+      assertThat(read(tiered, "SELECT count(*) FROM t.events"))
+          .as("asked to commit, not to lend (and this tier commits nothing)")
+          .containsExactly(List.of(0L));
+      assertThat(tier.reads).isZero();
+      assertThat(tier.committed).isEqualTo(1);
+    }
+  }
+
+  private static List<List<Object>> read(Session session, String sql) {
+    try (QueryResult result = session.sql(sql)) {
+      return result.rows();
+    }
+  }
+
+  /**
+   * A tier that keeps what it holds (its insertion times set, increasing) and lends it to queries,
+   * counting the reads and the commits asked of it (which commit nothing: the rows stay held).
+   */
+  private static final class ReadableTier implements HeldWrites, AutoCloseable {
+    private final BufferAllocator allocator = new RootAllocator();
+    private final List<VectorSchemaRoot> held = new ArrayList<>();
+    private long lastMicros;
+    private int reads;
+    private int committed;
+
+    @Override
+    public BufferAllocator allocator() {
+      return allocator;
+    }
+
+    @Override
+    public void hold(TableName table, VectorSchemaRoot rows, Optional<String> ingest, String user) {
+      TimeStampMicroTZVector times = (TimeStampMicroTZVector) rows.getVector(ingest.orElseThrow());
+      lastMicros = Math.max(lastMicros + 1, System.currentTimeMillis() * 1000);
+      for (int row = 0; row < rows.getRowCount(); row++) {
+        times.set(row, lastMicros);
+      }
+      held.add(rows);
+    }
+
+    @Override
+    public void commitHeld() {
+      committed++;
+    }
+
+    @Override
+    public void commitHeld(TableName table) {
+      committed++;
+    }
+
+    @Override
+    public Optional<ArrowReader> readHeld(TableName table) {
+      reads++;
+      List<VectorSchemaRoot> slices = new ArrayList<>();
+      held.forEach(batch -> slices.add(batch.slice(0, batch.getRowCount())));
+      return Optional.of(new BatchesReader(slices, allocator));
+    }
+
+    @Override
+    public Optional<String> heldVersion(TableName table) {
+      return Optional.of("held " + held.size());
+    }
+
+    @Override
+    public void close() {
+      held.forEach(VectorSchemaRoot::close);
+      allocator.close();
+    }
+  }
+
+  /** Reads batches of one schema, closing them with the reader. */
+  private static final class BatchesReader extends ArrowReader {
+    private final List<VectorSchemaRoot> batches;
+    private int next;
+
+    BatchesReader(List<VectorSchemaRoot> batches, BufferAllocator allocator) {
+      super(allocator);
+      this.batches = batches;
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      if (next >= batches.size()) {
+        return false;
+      }
+      try (ArrowRecordBatch batch = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
+        loadRecordBatch(batch);
+      }
+      return true;
+    }
+
+    @Override
+    public long bytesRead() {
+      return 0;
+    }
+
+    @Override
+    protected void closeReadSource() {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+
+    @Override
+    protected Schema readSchema() {
+      return batches.get(0).getSchema();
+    }
+  }
+}
