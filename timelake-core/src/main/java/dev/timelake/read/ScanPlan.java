@@ -25,23 +25,54 @@ public record ScanPlan(
   }
 
   /**
-   * This plan reading {@code held} too: files of rows a transaction holds, newer than every
-   * committed one. Deduplicated, every file joins one group, so a held copy of a key replaces the
-   * committed one whatever the files' bounds.
+   * This plan reading {@code held} too: files of rows a transaction or a session's tier holds,
+   * newer than every committed one. Deduplicated, the held files join one group with every file
+   * whose time range meets one of theirs: a held row shares its key, and so its time, only with
+   * rows of such a file (with all files when a key is an interval of time, or a bound unknown);
+   * other files keep their place, so a small held file does not make the whole table one group.
    */
   public ScanPlan withHeld(List<PlannedFile> held) {
     if (held.isEmpty()) {
       return this;
     }
-    List<PlannedFile> all = new java.util.ArrayList<>(independent);
-    overlapping.forEach(all::addAll);
-    all.addAll(held);
     int before = filesBeforePruning + held.size();
-    return deduplicated
-        ? new ScanPlan(
-            contract, snapshotId, List.of(), List.of(all), before, partitionsBeforePruning, true)
-        : new ScanPlan(
-            contract, snapshotId, all, List.of(), before, partitionsBeforePruning, false);
+    if (!deduplicated) {
+      List<PlannedFile> all = new java.util.ArrayList<>(independent);
+      overlapping.forEach(all::addAll);
+      all.addAll(held);
+      return new ScanPlan(
+          contract, snapshotId, all, List.of(), before, partitionsBeforePruning, false);
+    }
+    boolean everyFile = contract.replacesWithinInterval();
+    List<PlannedFile> group = new java.util.ArrayList<>(held);
+    List<PlannedFile> apart = new java.util.ArrayList<>();
+    List<List<PlannedFile>> groups = new java.util.ArrayList<>();
+    for (PlannedFile file : independent) {
+      if (everyFile || meetsAny(file, held)) {
+        group.add(file);
+      } else {
+        apart.add(file);
+      }
+    }
+    for (List<PlannedFile> files : overlapping) {
+      if (everyFile || files.stream().anyMatch(file -> meetsAny(file, held))) {
+        group.addAll(files);
+      } else {
+        groups.add(files);
+      }
+    }
+    groups.add(group);
+    return new ScanPlan(contract, snapshotId, apart, groups, before, partitionsBeforePruning, true);
+  }
+
+  /** True when {@code file}'s time range meets one of {@code held}'s (unknown bounds meet all). */
+  private static boolean meetsAny(PlannedFile file, List<PlannedFile> held) {
+    for (PlannedFile other : held) {
+      if (file.minMicros() <= other.maxMicros() && other.minMicros() <= file.maxMicros()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Every file the plan reads. */

@@ -2,11 +2,6 @@ package dev.timelake.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.timelake.Lake;
-import dev.timelake.Session;
-import dev.timelake.TableName;
-import dev.timelake.catalog.Catalogs;
-import dev.timelake.catalog.LakeCatalog;
 import dev.timelake.table.TableContract;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -18,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +34,8 @@ class HeldRowsTest {
   @BeforeEach
   void create() {
     table =
-        contract(
+        dev.timelake.TestContracts.created(
+            warehouse,
             "t.r",
             "(tag VARCHAR, time TIMESTAMPTZ NOT NULL, i INTEGER, f FLOAT, d DOUBLE, day DATE,"
                 + " local TIMESTAMP, s VARCHAR, need BIGINT NOT NULL)"
@@ -50,28 +45,6 @@ class HeldRowsTest {
   @AfterEach
   void close() {
     allocator.close();
-  }
-
-  /** The contract of a table created with {@code definition}, as the catalog loads it. */
-  private TableContract contract(String name, String definition) {
-    try (Lake lake = Lake.open(warehouse);
-        Session session = lake.newSession()) {
-      session.sql("CREATE TABLE " + name + " " + definition).close();
-    }
-    Catalog iceberg = Catalogs.openEmbedded(warehouse);
-    try {
-      return new LakeCatalog(iceberg, "test", warehouse.resolve(".tmp"))
-          .require(TableName.parse(name))
-          .contract();
-    } finally {
-      if (iceberg instanceof AutoCloseable closeable) {
-        try {
-          closeable.close();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      }
-    }
   }
 
   @Test
