@@ -60,30 +60,112 @@ final class BenchAppendsCommand implements Callable<Integer> {
       description = "Rows per append, of 100 tags one second apart (default 10).")
   private int rows = 10;
 
+  @Option(
+      names = "--queries",
+      paramLabel = "N",
+      description =
+          "Then measures N queries of a session on the tier while appends are held (a group-by"
+              + " over the table, after --appends-per-query held appends each): reading the held"
+              + " rows beside the committed ones, and having the tier commit them first as it did"
+              + " before queries read them (default 0: no queries).")
+  private int queries;
+
+  @Option(
+      names = "--appends-per-query",
+      paramLabel = "N",
+      description = "Held appends between two queries of --queries (default 1).")
+  private int appendsPerQuery = 1;
+
   @Override
   public Integer call() throws Exception {
-    if (appends < 1 || appendsWithoutTier < 1 || rows < 1 || rows > 100_000) {
+    if (appends < 1
+        || appendsWithoutTier < 1
+        || rows < 1
+        || rows > 100_000
+        || queries < 0
+        || appendsPerQuery < 1) {
       throw TimelakeException.validation(
-          "--appends and --appends-without-tier are at least 1, --rows from 1 to 100000");
+          "--appends, --appends-without-tier and --appends-per-query are at least 1, --rows"
+              + " from 1 to 100000, --queries at least 0");
     }
-    return run(false) & run(true) ? 0 : 1;
+    boolean complete = run(false) & run(true);
+    if (queries > 0) {
+      queries(true);
+      queries(false);
+    }
+    return complete ? 0 : 1;
+  }
+
+  /**
+   * Queries of a session on the tier between held appends: reading what is held, or having it
+   * committed first.
+   */
+  private void queries(boolean readHeld) throws Exception {
+    nextRow = 0;
+    try (Lake lake = bench.main.openLake()) {
+      createTable(lake);
+      try (StandaloneHotTier tier = StandaloneHotTier.open(lake, HotTierSettings.DEFAULT);
+          Session session = lake.newSession()) {
+        dev.timelake.HeldWrites writes = tier.heldWrites("bench");
+        session.holdWritesIn(writes);
+        long[] latencies = new long[queries];
+        for (int q = 0; q < queries; q++) {
+          for (int a = 0; a < appendsPerQuery; a++) {
+            append(lake, Optional.of(writes));
+          }
+          long sent = System.nanoTime();
+          if (!readHeld) {
+            writes.commitHeld(TABLE);
+          }
+          try (QueryResult result =
+              session.sql(
+                  "SELECT tag, avg(value), count(*) FROM "
+                      + TABLE
+                      + " GROUP BY tag ORDER BY tag")) {
+            result.rows();
+          }
+          latencies[q] = System.nanoTime() - sent;
+        }
+        Arrays.sort(latencies);
+        bench
+            .main
+            .streams()
+            .out()
+            .printf(
+                "%-34s query median %.1f ms, p90 %.1f ms (%,d queries, %d held appends of %d rows"
+                    + " before each); %,d snapshots%n",
+                readHeld ? "queries reading what is held" : "queries committing it first",
+                latencies[queries / 2] / 1e6,
+                latencies[queries * 9 / 10] / 1e6,
+                queries,
+                appendsPerQuery,
+                rows,
+                lake.table(TABLE).info().snapshots().size());
+        bench.main.streams().out().flush();
+      }
+    }
+  }
+
+  private static void createTable(Lake lake) {
+    lake.dropTable(TABLE);
+    try (Session session = lake.newSession()) {
+      session
+          .sql(
+              "CREATE TABLE "
+                  + TABLE
+                  + " (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+                  + " WITH (time_column = 'time', series_key = 'tag', auto_maintain = false)")
+          .close();
+    }
   }
 
   /** One run, with or without a tier; true when every row is stored. */
   private boolean run(boolean held) throws Exception {
+    nextRow = 0;
     int measured = held ? appends : appendsWithoutTier;
     double[] figures;
     try (Lake lake = bench.main.openLake()) {
-      lake.dropTable(TABLE);
-      try (Session session = lake.newSession()) {
-        session
-            .sql(
-                "CREATE TABLE "
-                    + TABLE
-                    + " (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
-                    + " WITH (time_column = 'time', series_key = 'tag', auto_maintain = false)")
-            .close();
-      }
+      createTable(lake);
       if (held) {
         try (StandaloneHotTier tier = StandaloneHotTier.open(lake, HotTierSettings.DEFAULT)) {
           figures = appendAll(lake, Optional.of(tier.heldWrites("bench")), measured);
@@ -119,6 +201,9 @@ final class BenchAppendsCommand implements Callable<Integer> {
     }
   }
 
+  /** The next row's number: each append writes new keys, one second of 100 tags per 100 rows. */
+  private long nextRow;
+
   /**
    * The warm-up appends, then {@code count} measured ones, each waited for; returns the measured
    * seconds and the latencies' median and 99th percentile in ms.
@@ -126,24 +211,12 @@ final class BenchAppendsCommand implements Callable<Integer> {
   private double[] appendAll(Lake lake, Optional<dev.timelake.HeldWrites> tier, int count) {
     long[] latencies = new long[count];
     long started = 0;
-    long row = 0;
     for (int i = 0; i < WARM_UP + count; i++) {
       long sent = System.nanoTime();
       if (i == WARM_UP) {
         started = sent;
       }
-      Append append = lake.table(TABLE).newAppend();
-      tier.ifPresent(append::holdIn);
-      for (int r = 0; r < rows; r++, row++) {
-        append.row("tag-" + (row % 100), START.plusSeconds(row / 100), row * 0.5);
-      }
-      AppendResult result = append.commit();
-      AppendResult.Outcome expected =
-          tier.isPresent() ? AppendResult.Outcome.HELD : AppendResult.Outcome.COMMITTED;
-      if (result.outcome() != expected) {
-        throw new IllegalStateException(
-            "append " + i + " was " + result.outcome() + ", not " + expected);
-      }
+      append(lake, tier);
       if (i >= WARM_UP) {
         latencies[i - WARM_UP] = System.nanoTime() - sent;
       }
@@ -153,5 +226,20 @@ final class BenchAppendsCommand implements Callable<Integer> {
     return new double[] {
       seconds, latencies[count / 2] / 1e6, latencies[Math.min(count - 1, count * 99 / 100)] / 1e6
     };
+  }
+
+  /** One append of {@code --rows} new rows, held in {@code tier} or committed. */
+  private void append(Lake lake, Optional<dev.timelake.HeldWrites> tier) {
+    Append append = lake.table(TABLE).newAppend();
+    tier.ifPresent(append::holdIn);
+    for (int r = 0; r < rows; r++, nextRow++) {
+      append.row("tag-" + (nextRow % 100), START.plusSeconds(nextRow / 100), nextRow * 0.5);
+    }
+    AppendResult result = append.commit();
+    AppendResult.Outcome expected =
+        tier.isPresent() ? AppendResult.Outcome.HELD : AppendResult.Outcome.COMMITTED;
+    if (result.outcome() != expected) {
+      throw new IllegalStateException("an append was " + result.outcome() + ", not " + expected);
+    }
   }
 }

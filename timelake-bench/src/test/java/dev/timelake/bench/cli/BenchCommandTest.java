@@ -239,13 +239,17 @@ class BenchCommandTest {
                 "--appends-without-tier",
                 "2",
                 "--rows",
+                "3",
+                "--queries",
                 "3");
     assertThat(appends.status()).as(appends.err()).isZero();
     assertThat(appends.out())
         .contains("Append.commit (a snapshot each)")
         .contains("stored 306 of 306 rows")
         .contains("Append.holdIn(hot tier)")
-        .contains("stored 360 of 360 rows");
+        .contains("stored 360 of 360 rows")
+        .contains("queries reading what is held")
+        .contains("queries committing it first");
 
     Run bad = new CliRunner(directory).run("bench", "appends", "--rows", "0");
     assertThat(bad.status()).isEqualTo(2);
