@@ -66,7 +66,8 @@ public record QueryPlan(
       int filesInOverlapGroups,
       Dedup dedup,
       Optional<String> pruningFilter,
-      Optional<String> keyFilter) {
+      Optional<String> keyFilter,
+      int heldFiles) {
 
     public TableRead {
       requireNonNull(table, "table is null");
@@ -95,7 +96,14 @@ public record QueryPlan(
                   + " in "
                   + overlapGroups
                   + " overlapping groups deduplicated")
-          + pruningFilter.map(filter -> "; pruning filter: " + filter).orElse("");
+          + pruningFilter.map(filter -> "; pruning filter: " + filter).orElse("")
+          + (heldFiles == 0
+              ? ""
+              : "; "
+                  + heldFiles
+                  + (heldFiles == 1 ? " file" : " files")
+                  + " of rows not committed yet (a transaction's, a hot tier's) read as the"
+                  + " newest");
     }
   }
 

@@ -220,7 +220,8 @@ public final class QueryRewriter {
         filter.op() == org.apache.iceberg.expressions.Expression.Operation.TRUE
             ? Optional.empty()
             : Optional.of(filter.toString()),
-        keyFilter);
+        keyFilter,
+        plan.heldFiles());
   }
 
   /**

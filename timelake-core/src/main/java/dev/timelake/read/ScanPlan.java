@@ -75,6 +75,20 @@ public record ScanPlan(
     return false;
   }
 
+  /** The files of rows not committed yet the plan reads (see {@link #withHeld}). */
+  public int heldFiles() {
+    int held = 0;
+    for (PlannedFile file : independent) {
+      held += file.isHeld() ? 1 : 0;
+    }
+    for (List<PlannedFile> group : overlapping) {
+      for (PlannedFile file : group) {
+        held += file.isHeld() ? 1 : 0;
+      }
+    }
+    return held;
+  }
+
   /** Every file the plan reads. */
   public int fileCount() {
     return independent.size() + overlapping.stream().mapToInt(List::size).sum();

@@ -675,14 +675,20 @@ public final class SqlSession implements AutoCloseable {
 
   private StatementOutcome query(Statement statement, String text) {
     refuseFileReads(text);
+    // One pinned snapshot per table for the whole statement: the view expansion, the fast paths'
+    // checks and the plan read the same one, and each table is looked up in the catalog once.
+    return readingTier(tables -> query(statement, text, tables));
+  }
+
+  /**
+   * Runs {@code statement} with the tables it pins, each read with what the session's tier holds of
+   * it (see {@link TierReads}).
+   */
+  private <T> T readingTier(java.util.function.Function<PinnedTables, T> statement) {
     try (TierReads reads =
         new TierReads(heldWrites, tierFileCache, catalog, work(), catalog.tempDirectory())) {
       tierReads = Optional.of(reads);
-      // One pinned snapshot per table for the whole statement: the view expansion, the fast
-      // paths' checks and the plan read the same one, and each table is looked up in the catalog
-      // once; what the session's tier holds of it is read with it.
-      return query(
-          statement, text, new PinnedTables(catalog, reads::beforePinning, reads::afterPinning));
+      return statement.apply(new PinnedTables(catalog, reads::beforePinning, reads::afterPinning));
     } finally {
       tierReads = Optional.empty();
     }
@@ -1693,10 +1699,15 @@ public final class SqlSession implements AutoCloseable {
       return runWithFallbackViews(text);
     }
     expandViews(select);
-    PinnedTables tables = new PinnedTables(catalog);
+    return readingTier(tables -> explain(select, tables));
+  }
+
+  /** EXPLAIN of {@code select}, planned as its query would be on {@code tables}. */
+  private StatementOutcome explain(Select select, PinnedTables tables) {
     // Before planning, which may change the tree (routing, time buckets).
     Optional<NewestFirst> newest =
-        NewestFirst.of(select, lookup(tables), client.aggregateFunctions());
+        NewestFirst.of(select, lookup(tables), client.aggregateFunctions())
+            .filter(shape -> !readsTier(shape.table()));
     PlannedStatement planned = planLatest(select, tables).orElseGet(() -> plan(select, tables));
     List<List<String>> rows = new ArrayList<>();
     planned.explanation().forEach(line -> rows.add(List.of("timelake", line)));

@@ -44,6 +44,11 @@ class TierReadsTest extends WithLakeSession {
           List.of(List.of("a", 10.0), List.of("b", 2.0), List.of("c", 3.0));
       assertThat(read(tiered, query)).isEqualTo(expected);
       assertThat(read(tiered, "SELECT sum(value) FROM t.r")).containsExactly(List.of(15.0));
+      try (QueryResult result = tiered.sql(query)) {
+        assertThat(result.plan().reads()).extracting(r -> r.heldFiles()).containsExactly(1);
+      }
+      assertThat(read(tiered, "EXPLAIN " + query).toString())
+          .contains("1 file of rows not committed yet (a transaction's, a hot tier's)");
       assertThat(tier.reads).as("one read of the same held rows").isEqualTo(1);
       assertThat(rows("SELECT count(*) FROM t.r"))
           .as("nothing committed")
