@@ -10,6 +10,7 @@ import dev.timelake.TableName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,17 +34,11 @@ class StandaloneHotTierTest {
   }
 
   @Test
-  void anEmbeddedSessionsInsertsAndCopiesAreHeldUntilReadOrClosed() throws Exception {
+  void anEmbeddedSessionsInsertsAndCopiesAreHeldUntilClosed() throws Exception {
     Path csv = warehouse.resolve("rows.csv");
     Files.writeString(csv, "tag,time,value\nb,2026-01-01 00:00:00+00,2.5\n");
     try (Lake lake = Lake.open(warehouse.resolve("lake"))) {
-      try (Session setup = lake.newSession()) {
-        setup
-            .sql(
-                "CREATE TABLE iot.readings (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
-                    + " WITH (time_column = 'time', series_key = 'tag')")
-            .close();
-      }
+      createReadings(lake);
       try (StandaloneHotTier tier = StandaloneHotTier.open(lake, HELD);
           Session session = lake.newSession().holdWritesIn(tier.heldWrites("loader"))) {
         session.sql("INSERT INTO iot.readings VALUES ('a', '2026-01-01 00:00:00+00', 1.5)").close();
@@ -52,6 +47,12 @@ class StandaloneHotTierTest {
         }
         assertThat(HotTier.of(lake).orElseThrow().stats().rows()).isEqualTo(2);
         assertThat(committed(lake)).as("another session sees committed rows only").isZero();
+        try (QueryResult count = session.sql("SELECT count(*) FROM iot.readings")) {
+          assertThat(count.rows())
+              .as("the session reads what it wrote")
+              .containsExactly(List.of(2L));
+        }
+        assertThat(committed(lake)).as("read as held, not committed").isZero();
         session.sql("INSERT INTO iot.readings VALUES ('c', '2026-01-01 00:00:00+00', 3.5)").close();
       }
       assertThat(committed(lake)).as("closing the tier commits what it holds").isEqualTo(3);
@@ -82,7 +83,7 @@ class StandaloneHotTierTest {
       assertThat(committed(lake)).as("the later copy of a key kept").isEqualTo(2);
       try (Session plain = lake.newSession();
           QueryResult value = plain.sql("SELECT value FROM iot.readings WHERE tag = 'a'")) {
-        assertThat(value.rows()).containsExactly(java.util.List.of(2.5));
+        assertThat(value.rows()).containsExactly(List.of(2.5));
       }
     }
   }
