@@ -57,9 +57,13 @@ public final class Append {
 
   private final String operationName;
 
+  /** False for an upsert asked as one ({@code newUpsert}), which a tier's flush would not make. */
+  private final boolean plainAppend;
+
   Append(LakeCatalog catalog, LoadedTable table, String operationName) {
     this.catalog = catalog;
     this.table = table;
+    this.plainAppend = operationName.equals("append");
     // A table whose writes are corrections records every append as an upsert.
     this.operationName =
         operationName.equals("append")
@@ -231,8 +235,8 @@ public final class Append {
    * AppendResult.Outcome#HELD}. The tier takes at most 100,000 rows into a time-series table whose
    * {@code hot-tier} setting is on, without an ordered index or a logical clock, of BOOLEAN,
    * INTEGER, BIGINT, FLOAT, DOUBLE, VARCHAR, DATE, TIMESTAMP or TIMESTAMPTZ columns (signed),
-   * without infinite instants or dates; an append with a batch id or its own {@link #clock} commits
-   * at once, as does one the tier does not take.
+   * without infinite instants or dates; an append with a batch id or its own {@link #clock}, and an
+   * upsert, commit at once, as does one the tier does not take.
    */
   public Append holdIn(HeldWrites tier) {
     this.tier = Optional.of(requireNonNull(tier, "tier is null"));
@@ -278,7 +282,8 @@ public final class Append {
   private Optional<HeldWrites> heldBy() {
     return tier.filter(
         held ->
-            !ownClock
+            plainAppend
+                && !ownClock
                 && table.contract().isTimeSeries()
                 && table.contract().isEnabled(Settings.HOT_TIER));
   }

@@ -82,6 +82,9 @@ class HeldAppendTest extends WithLakeSession {
                   row))
           .as("its own clock")
           .isEqualTo(AppendResult.Outcome.COMMITTED);
+      assertThat(outcome(lake.table(table("held")).newUpsert().holdIn(tier), row))
+          .as("an upsert")
+          .isEqualTo(AppendResult.Outcome.COMMITTED);
       assertThat(outcome(lake.table(table("off")).newAppend().holdIn(tier), row))
           .as("hot_tier = false")
           .isEqualTo(AppendResult.Outcome.COMMITTED);
