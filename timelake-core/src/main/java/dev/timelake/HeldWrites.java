@@ -45,15 +45,17 @@ public interface HeldWrites {
   /**
    * What is held of {@code table} now, for a query to read with the table's committed rows (the
    * same winner rule: the newest insertion time wins): the rows as written, each with the insertion
-   * time the tier gave it, in the table's column order; the caller closes the reader. Called before
-   * the query pins the table's snapshot, so a row committed meanwhile is read twice, as identical
-   * copies of one key (only tables that remove copies are read this way). Empty when nothing is
+   * time the tier gave it, in the table's column order. Called before the query pins the table's
+   * snapshot, so a row committed meanwhile is read twice, as identical copies of one key (only
+   * tables that remove copies are read this way). With {@code since}, the {@link HeldRead#version}
+   * of an earlier read of the table: when the tier still holds every row that read gave, only the
+   * rows held after them are given ({@link HeldRead#addedOnly}, maybe none). Empty when nothing is
    * held — or, the default, once what is held is committed (as {@link #commitHeld(TableName)}),
    * which a tier does too when it holds too much to read this way.
    *
    * @throws TimelakeException when what is held cannot be committed in time: the query must not run
    */
-  default Optional<org.apache.arrow.vector.ipc.ArrowReader> readHeld(TableName table) {
+  default Optional<HeldRead> readHeld(TableName table, Optional<String> since) {
     commitHeld(table);
     return Optional.empty();
   }

@@ -1,5 +1,6 @@
 package dev.timelake.sql;
 
+import dev.timelake.HeldRead;
 import dev.timelake.HeldWrites;
 import dev.timelake.TableName;
 import dev.timelake.catalog.LakeCatalog;
@@ -25,8 +26,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * that the table's scan reads as newer than every committed one (as a transaction's own rows are).
  * The newest insertion time still wins, so the answer is the one the tier's commit will give. A
  * table that keeps copies of a key has what is held committed first instead, since a row committed
- * while the query pins the table would be read twice. A file stays the session's (its {@link
- * Cache}) while the tier holds the same rows of the table, so the next query reads it again.
+ * while the query pins the table would be read twice. The files stay the session's (its {@link
+ * Cache}): the next query reads them again, with a file of the rows held since, until the tier
+ * commits some of them.
  */
 final class TierReads implements AutoCloseable {
   private final Optional<HeldWrites> tier;
@@ -34,41 +36,68 @@ final class TierReads implements AutoCloseable {
   private final LakeCatalog catalog;
   private final EngineConnection connection;
   private final Path folder;
-  private final Map<TableName, Taken> taken = new HashMap<>();
+  private final Map<TableName, HeldRead> taken = new HashMap<>();
   private final Map<TableName, List<PlannedFile>> files = new HashMap<>();
-  private final List<PendingAppend> staged = new ArrayList<>();
 
-  /** Rows taken from the tier before the table was pinned, and what the tier named them. */
-  private record Taken(ArrowReader rows, Optional<String> version) {}
-
-  /** A session's files of held rows, by table, each with the tier's name for the rows it holds. */
+  /**
+   * A session's files of held rows, by table, with the tier's name for the rows they hold: read
+   * again while the tier holds the same rows, and added to with a file of the rows held since while
+   * it still holds all of those.
+   */
   static final class Cache implements AutoCloseable {
-    private record Entry(String version, PendingAppend append, List<PlannedFile> files) {}
+    private record Entry(String version, List<PendingAppend> appends, List<PlannedFile> files) {}
 
     private final Map<TableName, Entry> entries = new HashMap<>();
 
+    /** The files made of exactly the rows {@code version} names, if there are. */
     private Optional<List<PlannedFile>> files(TableName table, Optional<String> version) {
       Entry entry = entries.get(table);
-      if (entry != null && version.isPresent() && entry.version().equals(version.get())) {
-        return Optional.of(entry.files());
-      }
-      if (entry != null) {
-        entries.remove(table).append().close();
-      }
-      return Optional.empty();
+      return entry != null && version.isPresent() && entry.version().equals(version.get())
+          ? Optional.of(entry.files())
+          : Optional.empty();
     }
 
-    private void put(
-        TableName table, String version, PendingAppend append, List<PlannedFile> files) {
-      Entry old = entries.put(table, new Entry(version, append, files));
+    /** What the files of {@code table} were made of, for the tier to give only what came since. */
+    private Optional<String> version(TableName table) {
+      return Optional.ofNullable(entries.get(table)).map(Entry::version);
+    }
+
+    /**
+     * The files of {@code table} after a read named {@code version}: those made before and {@code
+     * written} when the read gave only rows {@code added} since, else {@code written} alone.
+     */
+    private List<PlannedFile> update(
+        TableName table,
+        String version,
+        boolean added,
+        Optional<PendingAppend> append,
+        List<PlannedFile> written) {
+      Entry old = entries.remove(table);
+      List<PendingAppend> appends = new ArrayList<>();
+      List<PlannedFile> files = new ArrayList<>();
+      if (old != null && added) {
+        appends.addAll(old.appends());
+        files.addAll(old.files());
+      } else if (old != null) {
+        old.appends().forEach(PendingAppend::close);
+      }
+      append.ifPresent(appends::add);
+      files.addAll(written);
+      entries.put(table, new Entry(version, appends, List.copyOf(files)));
+      return files;
+    }
+
+    /** Forgets {@code table}'s files: the tier holds nothing of it now. */
+    private void drop(TableName table) {
+      Entry old = entries.remove(table);
       if (old != null) {
-        old.append().close();
+        old.appends().forEach(PendingAppend::close);
       }
     }
 
     @Override
     public void close() {
-      entries.values().forEach(entry -> entry.append().close());
+      entries.values().forEach(entry -> entry.appends().forEach(PendingAppend::close));
       entries.clear();
     }
   }
@@ -87,8 +116,9 @@ final class TierReads implements AutoCloseable {
   }
 
   /**
-   * Takes what the tier holds of {@code name} (or finds the file made of the same rows for an
-   * earlier query), or has it committed (see the class comment).
+   * Takes what the tier holds of {@code name} (only what it held since the files made for an
+   * earlier query, when they are still good, and nothing when they hold all of it), or has it
+   * committed (see the class comment).
    */
   void beforePinning(TableName name) {
     if (tier.isEmpty()) {
@@ -99,38 +129,40 @@ final class TierReads implements AutoCloseable {
       tier.get().commitHeld(name);
       return;
     }
-    Optional<String> version = tier.get().heldVersion(name);
-    Optional<List<PlannedFile>> made = cache.files(name, version);
+    Optional<List<PlannedFile>> made = cache.files(name, tier.get().heldVersion(name));
     if (made.isPresent()) {
       files.put(name, made.get());
       return;
     }
-    tier.get().readHeld(name).ifPresent(rows -> taken.put(name, new Taken(rows, version)));
+    tier.get()
+        .readHeld(name, cache.version(name))
+        .ifPresentOrElse(rows -> taken.put(name, rows), () -> cache.drop(name));
   }
 
-  /** Writes what was taken of {@code table}'s rows as the file its scan reads too. */
+  /** Writes what was taken of {@code table}'s rows as a file its scan reads too. */
   void afterPinning(PinnedTable table) {
-    Taken rows = taken.remove(table.name());
-    if (rows == null) {
+    HeldRead read = taken.remove(table.name());
+    if (read == null) {
       return;
     }
-    try (ArrowReader reader = rows.rows()) {
-      PendingAppend append = new PendingAppend(table.table(), connection);
-      List<PlannedFile> written;
-      try {
-        append.add(new AppendSource.ArrowStream(reader), Instant.now());
-        written = append.heldRows(folder).map(List::of).orElse(List.of());
-      } catch (RuntimeException e) {
-        append.close();
-        throw e;
+    try (ArrowReader rows = read.rows()) {
+      Optional<PendingAppend> append = Optional.empty();
+      List<PlannedFile> written = List.of();
+      if (read.batches() > 0) {
+        append = Optional.of(new PendingAppend(table.table(), connection));
+        try {
+          append.get().add(new AppendSource.ArrowStream(rows), Instant.now());
+          written = append.get().heldRows(folder).map(List::of).orElse(List.of());
+        } catch (RuntimeException e) {
+          append.get().close();
+          cache.drop(table.name());
+          throw e;
+        }
       }
-      if (!written.isEmpty()) {
-        files.put(table.name(), written);
-      }
-      if (rows.version().isPresent()) {
-        cache.put(table.name(), rows.version().get(), append, written);
-      } else {
-        staged.add(append);
+      List<PlannedFile> all =
+          cache.update(table.name(), read.version(), read.addedOnly(), append, written);
+      if (!all.isEmpty()) {
+        files.put(table.name(), all);
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e); // closing batches in memory does not fail
@@ -149,10 +181,8 @@ final class TierReads implements AutoCloseable {
 
   @Override
   public void close() {
-    taken.values().forEach(rows -> closeQuietly(rows.rows()));
+    taken.values().forEach(read -> closeQuietly(read.rows()));
     taken.clear();
-    staged.forEach(PendingAppend::close);
-    staged.clear();
     files.clear();
   }
 

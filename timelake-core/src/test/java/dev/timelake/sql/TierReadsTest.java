@@ -2,6 +2,7 @@ package dev.timelake.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.timelake.HeldRead;
 import dev.timelake.HeldWrites;
 import dev.timelake.QueryResult;
 import dev.timelake.Session;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * A session's queries read what its tier holds beside the committed rows, without committing it: a
  * held row is read as its commit will read it (a newer copy of a committed key wins), a query of a
  * table that keeps copies has the tier commit first, and the file made of the held rows is read
- * again by later queries while the tier holds the same rows.
+ * again by later queries while the tier holds the same rows, with a file of what it held since.
  */
 class TierReadsTest extends WithLakeSession {
   @Test
@@ -56,6 +57,15 @@ class TierReadsTest extends WithLakeSession {
       tiered.sql("INSERT INTO t.r VALUES ('c', '2026-01-01 00:00:00+00', 4)").close();
       assertThat(read(tiered, "SELECT sum(value) FROM t.r")).containsExactly(List.of(16.0));
       assertThat(tier.reads).as("read again once more is held").isEqualTo(2);
+      assertThat(tier.given)
+          .as("batches given: all, then only the one held since")
+          .containsExactly(2, 1);
+      try (QueryResult result = tiered.sql(query)) {
+        assertThat(result.plan().reads()).extracting(r -> r.heldFiles()).containsExactly(2);
+        assertThat(result.rows())
+            .as("a held copy newer than another held one wins")
+            .containsExactly(List.of("a", 10.0), List.of("b", 2.0), List.of("c", 4.0));
+      }
     }
   }
 
@@ -90,6 +100,7 @@ class TierReadsTest extends WithLakeSession {
     private final List<VectorSchemaRoot> held = new ArrayList<>();
     private long lastMicros;
     private int reads;
+    private final List<Integer> given = new ArrayList<>();
     private int committed;
 
     @Override
@@ -118,11 +129,23 @@ class TierReadsTest extends WithLakeSession {
     }
 
     @Override
-    public Optional<ArrowReader> readHeld(TableName table) {
+    public Optional<HeldRead> readHeld(TableName table, Optional<String> since) {
       reads++;
+      int from =
+          since
+              .filter(v -> v.startsWith("held "))
+              .map(v -> Integer.parseInt(v.substring(5)))
+              .orElse(0);
+      given.add(held.size() - from);
       List<VectorSchemaRoot> slices = new ArrayList<>();
-      held.forEach(batch -> slices.add(batch.slice(0, batch.getRowCount())));
-      return Optional.of(new BatchesReader(slices, allocator));
+      held.subList(from, held.size())
+          .forEach(batch -> slices.add(batch.slice(0, batch.getRowCount())));
+      return Optional.of(
+          new HeldRead(
+              new BatchesReader(slices, held.get(0).getSchema(), allocator),
+              slices.size(),
+              "held " + held.size(),
+              from > 0));
     }
 
     @Override
@@ -140,11 +163,13 @@ class TierReadsTest extends WithLakeSession {
   /** Reads batches of one schema, closing them with the reader. */
   private static final class BatchesReader extends ArrowReader {
     private final List<VectorSchemaRoot> batches;
+    private final Schema schema;
     private int next;
 
-    BatchesReader(List<VectorSchemaRoot> batches, BufferAllocator allocator) {
+    BatchesReader(List<VectorSchemaRoot> batches, Schema schema, BufferAllocator allocator) {
       super(allocator);
       this.batches = batches;
+      this.schema = schema;
     }
 
     @Override
@@ -170,7 +195,7 @@ class TierReadsTest extends WithLakeSession {
 
     @Override
     protected Schema readSchema() {
-      return batches.get(0).getSchema();
+      return schema;
     }
   }
 }

@@ -376,36 +376,75 @@ final class HotTier implements AutoCloseable {
   static final long READ_ROWS = 100_000;
 
   /**
-   * What table {@code name} holds now, for a query to read with its committed rows: its batches,
-   * sliced (sharing their memory, so a flush that closes them meanwhile frees nothing the reader
-   * reads), read with the table's columns in order and each request's insertion time. Empty when
-   * nothing is held; empty too once it is committed when it holds more than {@link #READ_ROWS} rows
-   * (waiting at most {@code wait}).
+   * What table {@code name} holds now, for a query to read with its committed rows (see {@link
+   * dev.timelake.HeldWrites#readHeld}): its batches, sliced (sharing their memory, so a flush that
+   * closes them meanwhile frees nothing the reader reads), read with the table's columns in order
+   * and each request's insertion time; only those after the records {@code since} named when this
+   * tier still holds all of those. Empty when nothing is held; empty too once it is committed when
+   * it holds more than {@link #READ_ROWS} rows (waiting at most {@code wait}).
    */
-  Optional<org.apache.arrow.vector.ipc.ArrowReader> read(TableName name, Duration wait) {
+  Optional<dev.timelake.HeldRead> read(TableName name, Optional<String> since, Duration wait) {
     List<VectorSchemaRoot> slices = new ArrayList<>();
+    String version;
+    boolean addedOnly = false;
     synchronized (this) {
       Held table = held.get(name);
       if (table == null || table.records.isEmpty()) {
         return Optional.empty();
       }
-      if (table.rows <= READ_ROWS) {
+      if (table.rows > READ_ROWS) {
+        version = null;
+      } else {
+        version = version(name);
+        long after = 0;
+        Optional<long[]> read = since.flatMap(this::records);
+        if (read.isPresent()
+            && read.get()[0] == table.records.peekFirst().sequence()
+            && read.get()[1] <= table.records.peekLast().sequence()) {
+          after = read.get()[1];
+          addedOnly = true;
+        }
         for (HeldWrite record : table.records) {
-          slices.add(record.batch().slice(0, record.batch().getRowCount()));
+          if (record.sequence() > after) {
+            slices.add(record.batch().slice(0, record.batch().getRowCount()));
+          }
         }
       }
     }
-    if (slices.isEmpty()) {
+    if (version == null) {
       flush(name, wait);
       return Optional.empty();
     }
     try {
       List<String> order =
           lake.table(name).columns().stream().map(dev.timelake.Column::name).toList();
-      return Optional.of(new HeldBatchesReader(slices, order, allocator, true));
+      return Optional.of(
+          new dev.timelake.HeldRead(
+              new HeldBatchesReader(slices, order, allocator, true),
+              slices.size(),
+              version,
+              addedOnly));
     } catch (RuntimeException e) {
       slices.forEach(VectorSchemaRoot::close);
       throw e;
+    }
+  }
+
+  /** The first and last records a {@link #version} of this log names; empty for another's. */
+  private Optional<long[]> records(String version) {
+    String prefix = log.epoch() + ":";
+    if (!version.startsWith(prefix) || !version.substring(prefix.length()).contains("-")) {
+      return Optional.empty();
+    }
+    String range = version.substring(prefix.length());
+    int dash = range.indexOf('-');
+    try {
+      return Optional.of(
+          new long[] {
+            Long.parseLong(range.substring(0, dash)), Long.parseLong(range.substring(dash + 1))
+          });
+    } catch (NumberFormatException e) {
+      return Optional.empty();
     }
   }
 
@@ -947,8 +986,8 @@ final class HotTier implements AutoCloseable {
     }
 
     @Override
-    public Optional<org.apache.arrow.vector.ipc.ArrowReader> readHeld(TableName table) {
-      return read(table, Duration.ofSeconds(30));
+    public Optional<dev.timelake.HeldRead> readHeld(TableName table, Optional<String> since) {
+      return read(table, since, Duration.ofSeconds(30));
     }
 
     @Override
