@@ -297,6 +297,15 @@ public final class Append {
     dev.timelake.rollup.TableDrops.refuseAppendTo(table, "append to");
     flushRows();
     List<AppendSource> all = sources.stream().map(this::withReadingOptions).toList();
+    Optional<HeldWrites> held = heldBy();
+    if (held.isPresent() && batchId.isEmpty()) {
+      Optional<AppendResult> asTheyAre =
+          AppendOperation.holdAsTheyAre(
+              table, all, held.get(), writtenBy.orElse(""), sourcesRead::read);
+      if (asTheyAre.isPresent()) {
+        return asTheyAre.get();
+      }
+    }
     Instant now = clock.instant();
     try (EngineConnection connection = catalog.engine().connect()) {
       AppendOperation operation =
@@ -305,7 +314,7 @@ public final class Append {
       writtenBy.ifPresent(
           user ->
               operation.summary(java.util.Map.of(dev.timelake.table.SnapshotSummaries.USER, user)));
-      heldBy().ifPresent(held -> operation.holdIn(held, writtenBy.orElse("")));
+      held.ifPresent(tier -> operation.holdIn(tier, writtenBy.orElse("")));
       return InlineMaintenance.afterCommit(
           operation.run(),
           catalog,

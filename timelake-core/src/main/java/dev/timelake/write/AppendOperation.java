@@ -90,10 +90,6 @@ public final class AppendOperation {
         return AppendResult.nothing(AppendResult.Outcome.SKIPPED_DUPLICATE_BATCH);
       }
     }
-    Optional<AppendResult> held = heldAsTheyAre();
-    if (held.isPresent()) {
-      return held.get();
-    }
     try (PendingAppend pending = new PendingAppend(table, connection)) {
       int read = 0;
       for (AppendSource source : sources) {
@@ -116,25 +112,28 @@ public final class AppendOperation {
   }
 
   /**
-   * Rows of Java values that need no staging (see {@link HeldRows}) handed to the tier as they are,
-   * without a statement to the engine; empty when there is no tier, the append has other sources,
-   * or a value needs the engine's verdict.
+   * An append of rows of Java values that need no staging (see {@link HeldRows}) handed to {@code
+   * tier}, written by {@code user}, as they are: no statement to the engine, not even a connection.
+   * Empty when the append has other sources or a value needs the engine's verdict: it then runs as
+   * an {@link AppendOperation} told to {@link #holdIn} the tier.
    */
-  private Optional<AppendResult> heldAsTheyAre() {
-    if (tier.isEmpty()
-        || batchId.isPresent()
-        || sources.size() != 1
-        || !(sources.get(0) instanceof AppendSource.Rows rows)) {
+  public static Optional<AppendResult> holdAsTheyAre(
+      LoadedTable table,
+      List<AppendSource> sources,
+      dev.timelake.HeldWrites tier,
+      String user,
+      java.util.function.ObjLongConsumer<Integer> sourceRead) {
+    if (sources.size() != 1 || !(sources.get(0) instanceof AppendSource.Rows rows)) {
       return Optional.empty();
     }
     dev.timelake.catalog.ContractCheck.requireIntact(table, "append to");
-    Optional<StagedBatch> batch = HeldRows.of(table.contract(), rows, tier.get().allocator());
+    Optional<StagedBatch> batch = HeldRows.of(table.contract(), rows, tier.allocator());
     if (batch.isEmpty()) {
       return Optional.empty();
     }
     int count = batch.get().batch().getRowCount();
     sourceRead.accept(1, count);
-    tier.get().hold(table.name(), batch.get().batch(), table.contract().ingestTimeColumn(), user);
+    tier.hold(table.name(), batch.get().batch(), table.contract().ingestTimeColumn(), user);
     long kept = batch.get().rowsLessCopies();
     return Optional.of(AppendResult.held(table.name(), kept, count - kept));
   }
