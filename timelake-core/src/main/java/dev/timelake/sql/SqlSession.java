@@ -603,9 +603,11 @@ public final class SqlSession implements AutoCloseable {
     }
     if (!(statement instanceof Insert
         || statement instanceof SetStatement
-        || statement instanceof Select)) {
-      // An INSERT may be held rather than read anything; a SET reads nothing; a query reads what
-      // is held of each table it reads as it pins it (see TierReads).
+        || statement instanceof Select
+        || (statement instanceof ExplainStatement explain
+            && explain.getStatement() instanceof Select))) {
+      // An INSERT may be held rather than read anything; a SET reads nothing; a query (and its
+      // EXPLAIN) reads what is held of each table it reads as it pins it (see TierReads).
       commitHeld();
     }
     return run(statement, text);
@@ -686,7 +688,13 @@ public final class SqlSession implements AutoCloseable {
    */
   private <T> T readingTier(java.util.function.Function<PinnedTables, T> statement) {
     try (TierReads reads =
-        new TierReads(heldWrites, tierFileCache, catalog, work(), catalog.tempDirectory())) {
+        new TierReads(
+            heldWrites,
+            tierFileCache,
+            catalog,
+            contract -> settings.isEnabled(dev.timelake.table.Settings.READ_DEDUP, contract),
+            work(),
+            catalog.tempDirectory())) {
       tierReads = Optional.of(reads);
       return statement.apply(new PinnedTables(catalog, reads::beforePinning, reads::afterPinning));
     } finally {

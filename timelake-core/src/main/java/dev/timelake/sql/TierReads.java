@@ -34,6 +34,7 @@ final class TierReads implements AutoCloseable {
   private final Optional<HeldWrites> tier;
   private final Cache cache;
   private final LakeCatalog catalog;
+  private final java.util.function.Predicate<dev.timelake.table.TableContract> deduplicatesOnRead;
   private final EngineConnection connection;
   private final Path folder;
   private final Map<TableName, HeldRead> taken = new HashMap<>();
@@ -45,21 +46,34 @@ final class TierReads implements AutoCloseable {
    * it still holds all of those.
    */
   static final class Cache implements AutoCloseable {
-    private record Entry(String version, List<PendingAppend> appends, List<PlannedFile> files) {}
+    private record Entry(
+        String layout, String version, List<PendingAppend> appends, List<PlannedFile> files) {}
 
     private final Map<TableName, Entry> entries = new HashMap<>();
 
-    /** The files made of exactly the rows {@code version} names, if there are. */
-    private Optional<List<PlannedFile>> files(TableName table, Optional<String> version) {
+    /**
+     * The files made of exactly the rows {@code version} names for the table's {@code layout}, if
+     * there are.
+     */
+    private Optional<List<PlannedFile>> files(
+        TableName table, String layout, Optional<String> version) {
       Entry entry = entries.get(table);
-      return entry != null && version.isPresent() && entry.version().equals(version.get())
+      return entry != null
+              && entry.layout().equals(layout)
+              && version.isPresent()
+              && entry.version().equals(version.get())
           ? Optional.of(entry.files())
           : Optional.empty();
     }
 
-    /** What the files of {@code table} were made of, for the tier to give only what came since. */
-    private Optional<String> version(TableName table) {
-      return Optional.ofNullable(entries.get(table)).map(Entry::version);
+    /**
+     * What the files of {@code table} were made of, for the tier to give only what came since;
+     * empty when they were made for another layout of the table.
+     */
+    private Optional<String> version(TableName table, String layout) {
+      return Optional.ofNullable(entries.get(table))
+          .filter(entry -> entry.layout().equals(layout))
+          .map(Entry::version);
     }
 
     /**
@@ -68,6 +82,7 @@ final class TierReads implements AutoCloseable {
      */
     private List<PlannedFile> update(
         TableName table,
+        String layout,
         String version,
         boolean added,
         Optional<PendingAppend> append,
@@ -75,7 +90,7 @@ final class TierReads implements AutoCloseable {
       Entry old = entries.remove(table);
       List<PendingAppend> appends = new ArrayList<>();
       List<PlannedFile> files = new ArrayList<>();
-      if (old != null && added) {
+      if (old != null && added && old.layout().equals(layout)) {
         appends.addAll(old.appends());
         files.addAll(old.files());
       } else if (old != null) {
@@ -83,7 +98,7 @@ final class TierReads implements AutoCloseable {
       }
       append.ifPresent(appends::add);
       files.addAll(written);
-      entries.put(table, new Entry(version, appends, List.copyOf(files)));
+      entries.put(table, new Entry(layout, version, appends, List.copyOf(files)));
       return files;
     }
 
@@ -102,15 +117,21 @@ final class TierReads implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads what {@code tier} holds for one statement; {@code deduplicatesOnRead} says whether the
+   * session reads a table's copies of a key as one (its {@code read-dedup}).
+   */
   TierReads(
       Optional<HeldWrites> tier,
       Cache cache,
       LakeCatalog catalog,
+      java.util.function.Predicate<dev.timelake.table.TableContract> deduplicatesOnRead,
       EngineConnection connection,
       Path folder) {
     this.tier = tier;
     this.cache = cache;
     this.catalog = catalog;
+    this.deduplicatesOnRead = deduplicatesOnRead;
     this.connection = connection;
     this.folder = folder;
   }
@@ -125,17 +146,20 @@ final class TierReads implements AutoCloseable {
       return;
     }
     Optional<LoadedTable> table = catalog.load(name);
-    if (table.isEmpty() || !table.get().contract().deduplicates()) {
+    if (table.isEmpty()
+        || !table.get().contract().deduplicates()
+        || !deduplicatesOnRead.test(table.get().contract())) {
       tier.get().commitHeld(name);
       return;
     }
-    Optional<List<PlannedFile>> made = cache.files(name, tier.get().heldVersion(name));
+    String layout = layout(table.get());
+    Optional<List<PlannedFile>> made = cache.files(name, layout, tier.get().heldVersion(name));
     if (made.isPresent()) {
       files.put(name, made.get());
       return;
     }
     tier.get()
-        .readHeld(name, cache.version(name))
+        .readHeld(name, cache.version(name, layout))
         .ifPresentOrElse(rows -> taken.put(name, rows), () -> cache.drop(name));
   }
 
@@ -160,13 +184,27 @@ final class TierReads implements AutoCloseable {
         }
       }
       List<PlannedFile> all =
-          cache.update(table.name(), read.version(), read.addedOnly(), append, written);
+          cache.update(
+              table.name(),
+              layout(table.table()),
+              read.version(),
+              read.addedOnly(),
+              append,
+              written);
       if (!all.isEmpty()) {
         files.put(table.name(), all);
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e); // closing batches in memory does not fail
     }
+  }
+
+  /**
+   * The table as a file of its rows depends on it: the table itself (not one dropped and made again
+   * under its name) and its columns.
+   */
+  private static String layout(LoadedTable table) {
+    return table.iceberg().uuid() + "/" + table.iceberg().schema().schemaId();
   }
 
   /** The files of held rows the query reads with {@code table}'s committed ones. */

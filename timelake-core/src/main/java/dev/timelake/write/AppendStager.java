@@ -35,6 +35,7 @@ final class AppendStager implements AutoCloseable {
   private final TableContract contract;
   private final String stageTable;
   private long stagedRows;
+  private boolean insertionTimesGiven;
 
   AppendStager(EngineConnection connection, TableContract contract) {
     this.connection = connection;
@@ -56,6 +57,11 @@ final class AppendStager implements AutoCloseable {
   /** Rows staged so far. */
   long stagedRows() {
     return stagedRows;
+  }
+
+  /** True when a source staged so far gave the table's insertion-time column values of its own. */
+  boolean insertionTimesGiven() {
+    return insertionTimesGiven;
   }
 
   /**
@@ -475,6 +481,11 @@ final class AppendStager implements AutoCloseable {
       relation = conversion.relation(relation);
       input = conversion.converted(input);
     }
+    Optional<String> insertionTime = contract.ingestTimeColumn();
+    insertionTimesGiven |=
+        insertionTime.isPresent()
+            && input.stream()
+                .anyMatch(column -> column.name().equalsIgnoreCase(insertionTime.get()));
     String select = SchemaAlignment.selectList(contract, input, sourceName, ingestMicros, casting);
     requireUnchanged(relation, sourceName, SchemaAlignment.narrowings(contract, input, casting));
     requireUnsigned(relation, sourceName, SchemaAlignment.unsignedInputs(contract, input, casting));

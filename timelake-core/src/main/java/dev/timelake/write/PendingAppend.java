@@ -134,13 +134,16 @@ public final class PendingAppend implements AutoCloseable {
    * when it takes them (see {@link HeldColumns}): read back as one Arrow batch in input order, the
    * insertion-time column left for the tier to set. Returns, once they are durable there, how many
    * rows a commit would have written (those less copies of a key); empty when the tier cannot take
-   * them (too many rows, a column of another type, an infinite instant or date), the append then
-   * still open to commit.
+   * them (too many rows, a column of another type, an infinite instant or date, insertion times of
+   * the input's own), the append then still open to commit.
    */
   public OptionalLong holdIn(dev.timelake.HeldWrites tier, String user) {
     requireOpen();
     Optional<List<dev.timelake.Column>> columns = HeldColumns.of(table.contract());
-    if (columns.isEmpty() || rows() == 0 || rows() > HeldColumns.MAX_ROWS) {
+    if (columns.isEmpty()
+        || rows() == 0
+        || rows() > HeldColumns.MAX_ROWS
+        || stager.insertionTimesGiven()) { // the tier would give them its own
       return OptionalLong.empty();
     }
     Optional<StagedBatch> staged =

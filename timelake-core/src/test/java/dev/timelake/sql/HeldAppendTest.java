@@ -85,6 +85,15 @@ class HeldAppendTest extends WithLakeSession {
       assertThat(outcome(lake.table(table("held")).newUpsert().holdIn(tier), row))
           .as("an upsert")
           .isEqualTo(AppendResult.Outcome.COMMITTED);
+      assertThat(
+              lake.table(table("held"))
+                  .newAppend()
+                  .holdIn(tier)
+                  .row(java.util.Map.of("tag", "a", "time", START, "_ingest_ts", START))
+                  .commit()
+                  .outcome())
+          .as("insertion times of its own")
+          .isEqualTo(AppendResult.Outcome.COMMITTED);
       assertThat(outcome(lake.table(table("off")).newAppend().holdIn(tier), row))
           .as("hot_tier = false")
           .isEqualTo(AppendResult.Outcome.COMMITTED);

@@ -9,6 +9,7 @@ import dev.timelake.Session;
 import dev.timelake.TableName;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -50,6 +51,7 @@ class TierReadsTest extends WithLakeSession {
       }
       assertThat(read(tiered, "EXPLAIN " + query).toString())
           .contains("1 file of rows not committed yet (a transaction's, a hot tier's)");
+      assertThat(tier.committed).as("neither the queries nor EXPLAIN asked to commit").isZero();
       assertThat(tier.reads).as("one read of the same held rows").isEqualTo(1);
       assertThat(rows("SELECT count(*) FROM t.r"))
           .as("nothing committed")
@@ -66,6 +68,37 @@ class TierReadsTest extends WithLakeSession {
             .as("a held copy newer than another held one wins")
             .containsExactly(List.of("a", 10.0), List.of("b", 2.0), List.of("c", 4.0));
       }
+    }
+  }
+
+  @Test
+  void theFileOfHeldRowsIsMadeAgainOnceAnotherSessionChangesTheTable() {
+    run(
+        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag')");
+    try (ReadableTier tier = new ReadableTier();
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
+      tiered.sql("INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 1)").close();
+      assertThat(read(tiered, "SELECT tag, value FROM t.r")).containsExactly(List.of("a", 1.0));
+      run("ALTER TABLE t.r ADD COLUMN note VARCHAR");
+      assertThat(read(tiered, "SELECT tag, note FROM t.r"))
+          .containsExactly(Arrays.asList("a", null));
+      assertThat(tier.given).as("all of it, both times").containsExactly(1, 1);
+    }
+  }
+
+  @Test
+  void aSessionThatReadsCopiesAsTheyAreHasTheTierCommitFirst() {
+    run(
+        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag')");
+    try (ReadableTier tier = new ReadableTier();
+        Session tiered = lake.newSession().holdWritesIn(tier)) {
+      tiered.sql("INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 1)").close();
+      tiered.sql("SET timelake.read_dedup = false").close();
+      read(tiered, "SELECT count(*) FROM t.r");
+      assertThat(tier.reads).as("a row read twice would count twice").isZero();
+      assertThat(tier.committed).isEqualTo(1);
     }
   }
 
