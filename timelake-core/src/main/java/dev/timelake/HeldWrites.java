@@ -68,4 +68,12 @@ public interface HeldWrites {
   default Optional<String> heldVersion(TableName table) {
     return Optional.empty();
   }
+
+  /**
+   * False when the tier is sure it holds nothing of {@code table}, so a query need not look the
+   * table up an extra time to decide how to read what is held; true by default.
+   */
+  default boolean mayHold(TableName table) {
+    return true;
+  }
 }

@@ -145,6 +145,10 @@ final class TierReads implements AutoCloseable {
     if (tier.isEmpty()) {
       return;
     }
+    if (!tier.get().mayHold(name)) {
+      cache.drop(name);
+      return; // nothing to read or commit: no look-up beside the one pinning makes
+    }
     Optional<LoadedTable> table = catalog.load(name);
     if (table.isEmpty()
         || !table.get().contract().deduplicates()

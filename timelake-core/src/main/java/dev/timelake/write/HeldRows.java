@@ -69,12 +69,10 @@ final class HeldRows {
       }
       converted.add(values);
     }
-    Optional<Long> kept = rowsLessCopies(table, columns.get(), converted);
-    if (kept.isEmpty()) {
-      return Optional.empty();
-    }
     return Optional.of(
-        new StagedBatch(HeldColumns.batch(table, columns.get(), converted, allocator), kept.get()));
+        new StagedBatch(
+            HeldColumns.batch(table, columns.get(), converted, allocator),
+            rowsLessCopies(table, columns.get(), converted)));
   }
 
   /** A NULL staging keeps as it is: in a nullable column that is neither key nor time. */
@@ -165,27 +163,22 @@ final class HeldRows {
   /**
    * The rows less copies of a key (series key and time: strings, integers, instants, which Java
    * tells equal as the engine does) among them, as a commit counts them; every row for a table that
-   * keeps copies. Empty when a key column is not among the rows'.
+   * keeps copies. Every key column is among {@code columns}: a missing one is NULL, which {@link
+   * #certainNull} leaves to staging.
    */
-  private static Optional<Long> rowsLessCopies(
+  private static long rowsLessCopies(
       TableContract table, List<Column> columns, List<List<Object>> rows) {
     if (!table.deduplicates()) {
-      return Optional.of((long) rows.size());
+      return rows.size();
     }
     List<String> key = new ArrayList<>(table.seriesKey());
     table.timeColumn().ifPresent(key::add);
     List<Integer> positions = new ArrayList<>();
-    for (String name : key) {
-      int position = -1;
-      for (int c = 0; c < columns.size(); c++) {
-        if (columns.get(c).name().equalsIgnoreCase(name)) {
-          position = c;
-        }
+    for (int c = 0; c < columns.size(); c++) {
+      String name = columns.get(c).name();
+      if (key.stream().anyMatch(name::equalsIgnoreCase)) {
+        positions.add(c);
       }
-      if (position < 0) {
-        return Optional.empty();
-      }
-      positions.add(position);
     }
     Set<List<Object>> keys = new HashSet<>();
     for (List<Object> row : rows) {
@@ -193,6 +186,6 @@ final class HeldRows {
       positions.forEach(p -> values.add(row.get(p)));
       keys.add(values);
     }
-    return Optional.of((long) keys.size());
+    return keys.size();
   }
 }

@@ -31,9 +31,7 @@ import org.junit.jupiter.api.Test;
 class TierReadsTest extends WithLakeSession {
   @Test
   void queriesReadHeldRowsWithoutCommittingThemAndMakeTheirFileOncePerHeldRows() {
-    run(
-        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
-            + " WITH (time_column = 'time', series_key = 'tag')");
+    createReadings();
     run(
         "INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 1), ('b', '2026-01-01 00:00:00+00', 2)");
     try (ReadableTier tier = new ReadableTier();
@@ -73,9 +71,7 @@ class TierReadsTest extends WithLakeSession {
 
   @Test
   void theFileOfHeldRowsIsMadeAgainOnceAnotherSessionChangesTheTable() {
-    run(
-        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
-            + " WITH (time_column = 'time', series_key = 'tag')");
+    createReadings();
     try (ReadableTier tier = new ReadableTier();
         Session tiered = lake.newSession().holdWritesIn(tier)) {
       tiered.sql("INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 1)").close();
@@ -89,9 +85,7 @@ class TierReadsTest extends WithLakeSession {
 
   @Test
   void aSessionThatReadsCopiesAsTheyAreHasTheTierCommitFirst() {
-    run(
-        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
-            + " WITH (time_column = 'time', series_key = 'tag')");
+    createReadings();
     try (ReadableTier tier = new ReadableTier();
         Session tiered = lake.newSession().holdWritesIn(tier)) {
       tiered.sql("INSERT INTO t.r VALUES ('a', '2026-01-01 00:00:00+00', 1)").close();
@@ -116,6 +110,12 @@ class TierReadsTest extends WithLakeSession {
       assertThat(tier.reads).isZero();
       assertThat(tier.committed).isEqualTo(1);
     }
+  }
+
+  private void createReadings() {
+    run(
+        "CREATE TABLE t.r (tag VARCHAR, time TIMESTAMPTZ, value DOUBLE)"
+            + " WITH (time_column = 'time', series_key = 'tag')");
   }
 
   private static List<List<Object>> read(Session session, String sql) {

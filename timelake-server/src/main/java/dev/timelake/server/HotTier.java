@@ -994,6 +994,14 @@ final class HotTier implements AutoCloseable {
     public Optional<String> heldVersion(TableName table) {
       return Optional.of(version(table));
     }
+
+    @Override
+    public boolean mayHold(TableName table) {
+      synchronized (HotTier.this) {
+        Held held = HotTier.this.held.get(table);
+        return held != null && !held.records.isEmpty();
+      }
+    }
   }
 
   /** The tier of {@code lake} in this process, if it has one. */
